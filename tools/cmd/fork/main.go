@@ -1,0 +1,115 @@
+// Command fork lays out, patches, builds and checks the fork's Go tree.
+//
+//	fork make [-force]     obtain the base, apply patches/, build goroot/bin/go
+//	fork apply [-discard]  obtain the base and apply patches/, without building
+//	fork extract           rewrite patches/ from goroot/'s commits after upstream
+//	fork check             fail if goroot/ and patches/ disagree
+//	fork test [-run re] [-list]  run the fork's checks (see steps.go)
+//
+// The repository root is found from the working directory.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+
+	"go-spinbit.dev/tools/internal/fork"
+)
+
+func usage() {
+	fmt.Fprintf(os.Stderr, "usage: fork make [-force] | apply [-discard] | extract | check | test [-run regexp] [-list]\n")
+	os.Exit(2)
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	root, err := repoRoot()
+	if err != nil {
+		fatal(err)
+	}
+	r := fork.Repo{Root: root}
+	cmd, args := os.Args[1], os.Args[2:]
+	fs := flag.NewFlagSet(cmd, flag.ExitOnError)
+	switch cmd {
+	case "make":
+		force := fs.Bool("force", false, "run src/make.bash even if goroot/bin/go is up to date")
+		fs.Parse(args)
+		if err := r.Prepare(ctx, false, logf); err != nil {
+			fatal(err)
+		}
+		if err := r.Build(ctx, *force, logf); err != nil {
+			fatal(err)
+		}
+	case "apply":
+		discard := fs.Bool("discard", false, "throw away goroot/ work that patches/ lacks")
+		fs.Parse(args)
+		if err := r.Prepare(ctx, *discard, logf); err != nil {
+			fatal(err)
+		}
+		logf("goroot/ holds upstream plus patches/")
+	case "extract":
+		fs.Parse(args)
+		s, err := r.ExtractTo()
+		if err != nil {
+			fatal(err)
+		}
+		logf("wrote %d patches to patches/", len(s))
+	case "check":
+		fs.Parse(args)
+		if ok, err := r.Exists(); err != nil {
+			fatal(err)
+		} else if !ok {
+			logf("no goroot/: nothing to check")
+			return
+		}
+		st, err := r.Status()
+		if err != nil {
+			fatal(err)
+		}
+		if !st.InSync() {
+			fatal(fmt.Errorf("%s", st.Problem()))
+		}
+		logf("goroot/ and patches/ agree")
+	case "test":
+		run := fs.String("run", "", "run only the steps whose names match this regexp")
+		list := fs.Bool("list", false, "list the steps and exit")
+		short := fs.Bool("short", false, "leave out the slow steps, for iterating")
+		fs.Parse(args)
+		os.Exit(runSteps(ctx, r, *run, *list, *short))
+	default:
+		usage()
+	}
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "fork: "+format+"\n", args...)
+}
+
+func fatal(err error) {
+	fmt.Fprintf(os.Stderr, "fork: %v\n", err)
+	os.Exit(1)
+}
+
+// repoRoot finds the directory holding UPSTREAM, from the working directory up.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "UPSTREAM")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("no UPSTREAM file in %s or above: run from inside a go-spinbit checkout", dir)
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"go-spinbit.dev/tools/internal/fork"
+	"go-spinbit.dev/tools/internal/toolchain"
+)
+
+// A step is one named check of ./test.bash with its own pass or fail.
+type step struct {
+	name string
+	slow bool // left out by -short
+	run  func(ctx context.Context, r fork.Repo) error
+}
+
+// errSkip marks a step that could not run here; its message says why.
+type errSkip struct{ why string }
+
+func (e errSkip) Error() string { return e.why }
+
+func skip(format string, args ...any) error { return errSkip{fmt.Sprintf(format, args...)} }
+
+// steps lists the checks in the order they run. Each group lives in a file
+// of its own.
+var steps = concat(baseSteps, xchg8Steps)
+
+var baseSteps = []step{
+	{name: "patches/apply-fresh", run: applyFresh},
+	{name: "tools/go-test", run: toolsTest},
+	{name: "runtime/test-short", slow: true, run: goTest("", "-short", "runtime", "sync", "internal/runtime/atomic")},
+}
+
+func concat(groups ...[]step) []step {
+	var all []step
+	for _, g := range groups {
+		all = append(all, g...)
+	}
+	return all
+}
+
+func runSteps(ctx context.Context, r fork.Repo, run string, list, short bool) int {
+	re, err := regexp.Compile(run)
+	if err != nil {
+		fatal(fmt.Errorf("-run: %v", err))
+	}
+	var selected []step
+	for _, s := range steps {
+		if re.MatchString(s.name) && !(short && s.slow) {
+			selected = append(selected, s)
+		}
+	}
+	if list {
+		for _, s := range selected {
+			fmt.Println(s.name)
+		}
+		return 0
+	}
+	if len(selected) == 0 {
+		fatal(fmt.Errorf("no step matches -run %q; see -list", run))
+	}
+	if !r.UpToDate() {
+		fatal(fmt.Errorf("goroot/bin/go is missing or older than goroot/'s HEAD: run ./make.bash first"))
+	}
+	var passed, failed, skipped int
+	var failures []string
+	for _, s := range selected {
+		fmt.Printf("=== STEP %s\n", s.name)
+		start := time.Now()
+		err := s.run(ctx, r)
+		d := time.Since(start).Round(100 * time.Millisecond)
+		var sk errSkip
+		switch {
+		case err == nil:
+			passed++
+			fmt.Printf("--- PASS %s (%v)\n", s.name, d)
+		case errors.As(err, &sk):
+			skipped++
+			fmt.Printf("--- SKIP %s (%v): %s\n", s.name, d, sk.why)
+		default:
+			failed++
+			failures = append(failures, s.name)
+			fmt.Printf("--- FAIL %s (%v): %v\n", s.name, d, err)
+		}
+	}
+	if len(failures) > 0 {
+		fmt.Printf("failed steps: %s\n", strings.Join(failures, " "))
+	}
+	line := fmt.Sprintf("%d passed, %d failed", passed, failed)
+	if skipped > 0 {
+		line += fmt.Sprintf(", %d skipped", skipped)
+	}
+	fmt.Println(line)
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// applyFresh applies patches/ onto a new checkout of the upstream tag, so a
+// series that only applies on top of local state is caught.
+func applyFresh(ctx context.Context, r fork.Repo) error {
+	s, err := fork.ReadSeries(r.Patches())
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "fresh")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	wt := filepath.Join(dir, "goroot")
+	if err := command(ctx, r.Goroot(), nil, "git", "worktree", "add", "-q", "--detach", wt, fork.UpstreamTag); err != nil {
+		return err
+	}
+	defer command(ctx, r.Goroot(), nil, "git", "worktree", "remove", "--force", wt)
+	if err := fork.Apply(wt, s); err != nil {
+		return err
+	}
+	fmt.Printf("%d patches apply to a fresh %s\n", len(s), fork.UpstreamTag)
+	return nil
+}
+
+func toolsTest(ctx context.Context, r fork.Repo) error {
+	gocmd, err := toolchain.GoCommand()
+	if err != nil {
+		return err
+	}
+	return command(ctx, filepath.Join(r.Root, "tools"), nil, gocmd, "test", "./...")
+}
+
+// goTest runs the fork's go test with GOEXPERIMENT set to exp (unset if empty).
+func goTest(exp string, args ...string) func(context.Context, fork.Repo) error {
+	return func(ctx context.Context, r fork.Repo) error {
+		var env []string
+		if exp != "" {
+			env = append(env, "GOEXPERIMENT="+exp)
+		}
+		return command(ctx, r.Root, env, r.GoCommand(), append([]string{"test"}, args...)...)
+	}
+}
+
+// command runs name with args in dir, its output going to ours, with the
+// calling environment less what would pick another toolchain, plus env.
+func command(ctx context.Context, dir string, env []string, name string, args ...string) error {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(forkEnv(os.Environ()), env...)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s %s: %v", filepath.Base(name), strings.Join(args, " "), err)
+	}
+	return nil
+}
+
+func forkEnv(env []string) []string {
+	out := []string{"GOTOOLCHAIN=local"}
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GOROOT", "GOFLAGS", "GOTOOLCHAIN", "GOEXPERIMENT", "GOOS", "GOARCH":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}

@@ -1,0 +1,3 @@
+module go-spinbit.dev/tools
+
+go 1.22

@@ -1,0 +1,143 @@
+package fork
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// UpstreamTag names the commit in goroot/ that holds the untouched base.
+const UpstreamTag = "upstream"
+
+// generated lists the files that cmd/dist writes into a tree while it builds.
+// The release archive ships them; Go's own repository does not track them, and
+// neither does goroot/, so that building never dirties the tree.
+var generated = []string{
+	"/bin/",
+	"/pkg/",
+	"/src/cmd/cgo/zdefaultcc.go",
+	"/src/cmd/dist/dist",
+	"/src/cmd/go/internal/cfg/zdefaultcc.go",
+	"/src/go/build/zcgo.go",
+	"/src/internal/buildcfg/zbootstrap.go",
+	"/src/runtime/internal/sys/zversion.go",
+	"/src/time/tzdata/zzipdata.go",
+}
+
+// Layout copies the release tree at base into dst as a git repository whose
+// only commit, tagged upstream, is that tree. It leaves out what generated
+// lists, and restores the execute bits that the toolchain zip drops.
+// dst must not exist.
+func Layout(base, dst string) error {
+	if _, err := os.Stat(dst); err == nil {
+		return fmt.Errorf("%s already exists", dst)
+	}
+	tmp := dst + ".partial"
+	if err := os.RemoveAll(tmp); err != nil {
+		return err
+	}
+	if err := copyTree(base, tmp); err != nil {
+		return fmt.Errorf("copying %s: %v", base, err)
+	}
+	exclude := strings.Join(generated, "\n") + "\n"
+	steps := [][]string{
+		{"init", "-q", "-b", "main"},
+		{"config", "core.autocrlf", "false"},
+		{"config", "user.name", toolName + " developer"},
+		{"config", "user.email", toolEmail},
+	}
+	for _, args := range steps {
+		if _, err := git(tmp, nil, args...); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(tmp, ".git", "info", "exclude"), []byte(exclude), 0o644); err != nil {
+		return err
+	}
+	version, err := os.ReadFile(filepath.Join(tmp, "VERSION"))
+	if err != nil {
+		return err
+	}
+	first, _, _ := strings.Cut(string(version), "\n")
+	for _, args := range [][]string{
+		{"add", "-A", "."},
+		{"commit", "-q", "--no-verify", "-m", "upstream " + first + "\n\nThe " + first + " release tree, as the golang.org/toolchain module ships it,\nwithout build output.\n"},
+		{"tag", UpstreamTag},
+	} {
+		if _, err := git(tmp, fixedIdentity, args...); err != nil {
+			return err
+		}
+	}
+	return os.Rename(tmp, dst)
+}
+
+func isGenerated(rel string) bool {
+	slash := "/" + filepath.ToSlash(rel)
+	for _, g := range generated {
+		if slash == g || (strings.HasSuffix(g, "/") && slash+"/" == g) {
+			return true
+		}
+	}
+	return false
+}
+
+// executable reports whether a file of the Go tree is a script that upstream
+// keeps executable.
+func executable(rel string) bool {
+	for _, ext := range []string{".bash", ".sh", ".rc", ".pl"} {
+		if strings.HasSuffix(rel, ext) {
+			return true
+		}
+	}
+	return strings.HasPrefix(filepath.ToSlash(rel), "lib/wasm/go_") && strings.HasSuffix(rel, "_exec")
+}
+
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		if rel != "." && isGenerated(rel) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s: not a regular file", path)
+		}
+		mode := fs.FileMode(0o644)
+		if executable(rel) {
+			mode = 0o755
+		}
+		return copyFile(path, target, mode)
+	})
+}
+
+func copyFile(src, dst string, mode fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

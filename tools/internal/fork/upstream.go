@@ -1,0 +1,91 @@
+package fork
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+
+	"go-spinbit.dev/tools/internal/toolchain"
+)
+
+// Upstream is the pinned base recorded in the repository's UPSTREAM file.
+type Upstream struct {
+	Version string            // a Go release, such as "go1.23.12"
+	Sums    map[string]string // GOOS-GOARCH -> h1: checksum of the toolchain module
+}
+
+// ParseUpstream reads the UPSTREAM file format: '#' comments, a line
+// "version goX.Y.Z" and any number of lines "h1 GOOS-GOARCH h1:...".
+func ParseUpstream(name string, data []byte) (*Upstream, error) {
+	u := &Upstream{Sums: map[string]string{}}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		switch {
+		case f[0] == "version" && len(f) == 2 && strings.HasPrefix(f[1], "go1."):
+			if u.Version != "" {
+				return nil, fmt.Errorf("%s:%d: second version line", name, n)
+			}
+			u.Version = f[1]
+		case f[0] == "h1" && len(f) == 3 && strings.Contains(f[1], "-") && strings.HasPrefix(f[2], "h1:"):
+			u.Sums[f[1]] = f[2]
+		default:
+			return nil, fmt.Errorf("%s:%d: cannot parse %q: want \"version go1.N.M\" or \"h1 GOOS-GOARCH h1:...\"", name, n, line)
+		}
+	}
+	if u.Version == "" {
+		return nil, fmt.Errorf("%s: no \"version go1.N.M\" line", name)
+	}
+	return u, nil
+}
+
+// ReadUpstream reads the UPSTREAM file at the repository root.
+func ReadUpstream(repo string) (*Upstream, error) {
+	name := repo + "/UPSTREAM"
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpstream("UPSTREAM", data)
+}
+
+// Fetch obtains the pinned release through the go command's toolchain
+// download and returns its root, failing unless the checksum the go command
+// verified is the one UPSTREAM pins for this host.
+func (u *Upstream) Fetch(ctx context.Context) (string, error) {
+	root, err := toolchain.GOROOT(ctx, u.Version)
+	if err != nil {
+		return "", err
+	}
+	got, err := toolchain.ZipHash(u.Version)
+	if err != nil {
+		return "", err
+	}
+	if err := u.Verify(runtime.GOOS+"-"+runtime.GOARCH, got); err != nil {
+		return "", err
+	}
+	return root, nil
+}
+
+// Verify checks the checksum got of the toolchain module for platform.
+func (u *Upstream) Verify(platform, got string) error {
+	want, ok := u.Sums[platform]
+	if !ok {
+		return fmt.Errorf("UPSTREAM pins no checksum for %s %s; the checksum database gave %s: "+
+			"if you trust it, add the line \"h1 %s %s\" to UPSTREAM", u.Version, platform, got, platform, got)
+	}
+	if got != want {
+		return fmt.Errorf("downloaded %s for %s has checksum %s, but UPSTREAM pins %s: "+
+			"the module cache or proxy served a different tree; clear it with 'go clean -modcache' and retry",
+			u.Version, platform, got, want)
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+// Package toolchain obtains released Go toolchains the way the go command
+// itself does: by running `go env GOROOT` with GOTOOLCHAIN naming the release,
+// which downloads the golang.org/toolchain module through the module proxy and
+// verifies it against the checksum database.
+package toolchain
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// GoCommand returns the path of the go command on PATH, or an error that says
+// how to get one.
+func GoCommand() (string, error) {
+	p, err := exec.LookPath("go")
+	if err != nil {
+		return "", fmt.Errorf("no go command on PATH: install Go 1.21 or later (https://go.dev/dl) and put its bin directory on PATH")
+	}
+	return p, nil
+}
+
+// GOROOT returns the root of the released toolchain named by version (such as
+// "go1.23.12"), downloading it first if the module cache lacks it.
+func GOROOT(ctx context.Context, version string) (string, error) {
+	gocmd, err := GoCommand()
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.CommandContext(ctx, gocmd, "env", "GOROOT")
+	cmd.Env = append(cleanEnv(os.Environ()), "GOTOOLCHAIN="+version)
+	// Run outside any module so that no go.mod or go.work can pick another
+	// toolchain.
+	cmd.Dir = os.TempDir()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		return "", fmt.Errorf("downloading %s with GOTOOLCHAIN=%s go env GOROOT failed: %s\n"+
+			"check that the module proxy is reachable (GOPROXY=%s) and that %s is a released Go version",
+			version, version, firstNonEmpty(msg, err.Error()), goEnv("GOPROXY"), version)
+	}
+	root := strings.TrimSpace(stdout.String())
+	if root == "" {
+		return "", fmt.Errorf("GOTOOLCHAIN=%s go env GOROOT printed nothing", version)
+	}
+	if _, err := os.Stat(filepath.Join(root, "src", "runtime")); err != nil {
+		return "", fmt.Errorf("%s: not a Go tree (no src/runtime): %v", root, err)
+	}
+	return root, nil
+}
+
+// Bin returns the go command inside a toolchain root.
+func Bin(root string) string {
+	exe := "go"
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
+	return filepath.Join(root, "bin", exe)
+}
+
+// ModuleVersion is the golang.org/toolchain module version that carries
+// release version for the host platform, as the go command names it.
+func ModuleVersion(version string) string {
+	return "v0.0.1-" + version + "." + runtime.GOOS + "-" + runtime.GOARCH
+}
+
+// ZipHash returns the h1: checksum that the go command recorded for the
+// toolchain module of version when it downloaded and verified it.
+func ZipHash(version string) (string, error) {
+	cache := goEnv("GOMODCACHE")
+	if cache == "" {
+		return "", fmt.Errorf("go env GOMODCACHE printed nothing")
+	}
+	f := filepath.Join(cache, "cache", "download", "golang.org", "toolchain", "@v", ModuleVersion(version)+".ziphash")
+	b, err := os.ReadFile(f)
+	if err != nil {
+		return "", fmt.Errorf("reading the checksum of the downloaded %s: %v", version, err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// cleanEnv drops settings that would make `go env GOROOT` report anything but
+// the requested release.
+func cleanEnv(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GOTOOLCHAIN=") || strings.HasPrefix(kv, "GOROOT=") || strings.HasPrefix(kv, "GOFLAGS=") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+func goEnv(name string) string {
+	gocmd, err := GoCommand()
+	if err != nil {
+		return ""
+	}
+	out, err := exec.Command(gocmd, "env", name).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
