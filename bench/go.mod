@@ -1,0 +1,3 @@
+module go-spinbit.dev/bench
+
+go 1.23

@@ -1,0 +1,6 @@
+package bench
+
+import "sync/atomic"
+
+// sink receives results that must not be optimised away.
+var sink atomic.Uint64
