@@ -1,0 +1,7 @@
+//go:build tools
+
+package bench
+
+// The runner builds benchstat from this module's requirements (see
+// writeTables); this import keeps go mod tidy from dropping them.
+import _ "golang.org/x/perf/cmd/benchstat"

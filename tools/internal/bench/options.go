@@ -1,0 +1,244 @@
+// Package bench runs the benchmarks in the repository's bench/ module under
+// several Go toolchains, interleaved, and turns the raw output into
+// benchstat comparisons, SVG plots and a summary. cmd/bench is its command
+// line; ./bench.bash at the repository root is the way to start it.
+package bench
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Toolchain is one of the Go toolchains a run can compare.
+type Toolchain struct {
+	Name       string // how tables, plots and files name it
+	Release    string // released Go version to download; empty for the fork
+	Experiment string // GOEXPERIMENT to build with, if any
+	Desc       string
+}
+
+// Fork reports whether the toolchain is the go-spinbit fork in goroot/.
+func (t Toolchain) Fork() bool { return t.Release == "" }
+
+// Known lists the toolchains in the order they appear in tables and plots.
+var Known = []Toolchain{
+	{Name: "upstream", Release: "go1.23.12", Desc: "unpatched Go 1.23.12, the release the fork is based on"},
+	{Name: "spinbit", Desc: "the fork (goroot/bin/go) with default settings"},
+	{Name: "nospinbit", Experiment: "nospinbitmutex", Desc: "the fork built with GOEXPERIMENT=nospinbitmutex"},
+	{Name: "go1.24", Release: "go1.24.13", Desc: "released Go 1.24.13, which has upstream's own spinbit mutex"},
+}
+
+func knownNames() string {
+	var s []string
+	for _, t := range Known {
+		s = append(s, t.Name)
+	}
+	return strings.Join(s, ",")
+}
+
+// ParseToolchains turns a comma-separated list of toolchain names into
+// toolchains, in the order given.
+func ParseToolchains(list string) ([]Toolchain, error) {
+	var out []Toolchain
+	seen := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("-toolchains: %q is listed twice; name each toolchain once", name)
+		}
+		seen[name] = true
+		var found *Toolchain
+		for i := range Known {
+			if Known[i].Name == name {
+				found = &Known[i]
+			}
+		}
+		if found == nil {
+			return nil, fmt.Errorf("-toolchains: unknown toolchain %q; choose from %s", name, knownNames())
+		}
+		out = append(out, *found)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-toolchains: no toolchain named; give a comma-separated list such as %s", knownNames())
+	}
+	return out, nil
+}
+
+// Options says what one run does.
+type Options struct {
+	Quick      bool
+	Check      bool
+	DryRun     bool
+	Toolchains []Toolchain
+	Bench      string        // -test.bench pattern, matched against top-level benchmark names
+	CPUs       []int         // GOMAXPROCS values (-test.cpu)
+	Count      int           // repetitions; each runs every toolchain once
+	Benchtime  string        // -test.benchtime
+	Out        string        // output folder; empty means bench/results/<timestamp>
+	Root       string        // repository root; empty means search upwards from the working directory
+	Timeout    time.Duration // -test.timeout for one run of one test binary
+}
+
+// Defaults for the two modes. Full mode's benchtime was chosen with
+// Estimate so that the default full run stays well under 30 minutes on the
+// 2-core development machine; see estimate.go.
+var (
+	quickCPUs      = []int{1, 4, 16}
+	fullCPUs       = []int{1, 2, 4, 8, 16, 32}
+	quickCount     = 1
+	fullCount      = 10
+	quickBenchtime = "100x"
+	fullBenchtime  = "150ms"
+)
+
+const usageText = `usage: ./bench.bash [flags]
+
+Builds the benchmarks in bench/ with each toolchain, runs them interleaved
+and writes raw output, benchstat tables, SVG plots and summary.md to
+bench/results/<timestamp>/.
+
+Toolchains: upstream (go1.23.12), spinbit (the fork in goroot/),
+nospinbit (the fork with GOEXPERIMENT=nospinbitmutex), go1.24 (go1.24.13).
+
+Flags:
+`
+
+// ParseFlags reads the command line. Mode defaults (quick or full) apply to
+// every setting the command line leaves out.
+func ParseFlags(args []string, stderr io.Writer) (Options, error) {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageText)
+		fs.PrintDefaults()
+	}
+	var o Options
+	fs.BoolVar(&o.Quick, "quick", false, "smoke run: benchtime "+quickBenchtime+", count 1, GOMAXPROCS "+joinInts(quickCPUs)+"; seconds per toolchain")
+	fs.BoolVar(&o.Check, "check", false, "after the run, verify that every toolchain and benchmark has results at every GOMAXPROCS value and that tables and plots were written; exit non-zero naming what is missing")
+	fs.BoolVar(&o.DryRun, "n", false, "print the plan and the time estimate, then stop")
+	tcs := fs.String("toolchains", knownNames(), "comma-separated toolchains to compare")
+	fs.StringVar(&o.Bench, "bench", ".", "regexp selecting benchmarks by top-level name, as for go test -bench")
+	cpus := fs.String("cpu", "", "comma-separated GOMAXPROCS values (default "+joinInts(fullCPUs)+", or "+joinInts(quickCPUs)+" with -quick)")
+	fs.IntVar(&o.Count, "count", 0, fmt.Sprintf("repetitions, each running every toolchain once (default %d, or %d with -quick)", fullCount, quickCount))
+	fs.StringVar(&o.Benchtime, "benchtime", "", "run time per benchmark, a duration or Nx (default "+fullBenchtime+", or "+quickBenchtime+" with -quick)")
+	fs.StringVar(&o.Out, "out", "", "output folder (default bench/results/<timestamp>)")
+	fs.StringVar(&o.Root, "root", "", "repository root (default: found from the working directory)")
+	fs.DurationVar(&o.Timeout, "timeout", 0, "limit for one run of one test binary (default 3m with -quick, 15m otherwise)")
+	if err := fs.Parse(args); err != nil {
+		return Options{}, err
+	}
+	if fs.NArg() > 0 {
+		return Options{}, fmt.Errorf("unexpected argument %q: every setting is a flag (see -help)", fs.Arg(0))
+	}
+
+	var err error
+	if o.Toolchains, err = ParseToolchains(*tcs); err != nil {
+		return Options{}, err
+	}
+	if o.Bench == "" {
+		return Options{}, errors.New("-bench: empty pattern; use . for every benchmark")
+	}
+	if strings.Contains(o.Bench, "/") {
+		return Options{}, fmt.Errorf("-bench %q: sub-benchmark patterns (with /) are not supported; the workloads have no sub-benchmarks, so name top-level benchmarks only", o.Bench)
+	}
+	if _, err := regexp.Compile(o.Bench); err != nil {
+		return Options{}, fmt.Errorf("-bench %q is not a valid regexp: %v", o.Bench, err)
+	}
+
+	o.CPUs = fullCPUs
+	if o.Quick {
+		o.CPUs = quickCPUs
+	}
+	if *cpus != "" {
+		if o.CPUs, err = parseCPUs(*cpus); err != nil {
+			return Options{}, err
+		}
+	}
+	switch {
+	case o.Count < 0:
+		return Options{}, fmt.Errorf("-count %d: must be at least 1", o.Count)
+	case o.Count == 0 && o.Quick:
+		o.Count = quickCount
+	case o.Count == 0:
+		o.Count = fullCount
+	}
+	if o.Benchtime == "" {
+		o.Benchtime = fullBenchtime
+		if o.Quick {
+			o.Benchtime = quickBenchtime
+		}
+	}
+	if _, _, err := parseBenchtime(o.Benchtime); err != nil {
+		return Options{}, err
+	}
+	switch {
+	case o.Timeout < 0:
+		return Options{}, fmt.Errorf("-timeout %v: must be positive", o.Timeout)
+	case o.Timeout == 0 && o.Quick:
+		o.Timeout = 3 * time.Minute
+	case o.Timeout == 0:
+		o.Timeout = 15 * time.Minute
+	}
+	return o, nil
+}
+
+func parseCPUs(s string) ([]int, error) {
+	var out []int
+	seen := map[int]bool{}
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-cpu: %q is not a positive integer; give a comma-separated list such as 1,2,4,8", f)
+		}
+		if seen[n] {
+			return nil, fmt.Errorf("-cpu: %d is listed twice; list each GOMAXPROCS value once", n)
+		}
+		seen[n] = true
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// parseBenchtime accepts what -test.benchtime accepts: a positive duration,
+// or a positive iteration count followed by x. It returns exactly one of
+// the two.
+func parseBenchtime(s string) (time.Duration, int, error) {
+	if n, ok := strings.CutSuffix(s, "x"); ok {
+		i, err := strconv.Atoi(n)
+		if err != nil || i < 1 {
+			return 0, 0, fmt.Errorf("-benchtime %q: an iteration count must be a positive integer followed by x, such as 100x", s)
+		}
+		return 0, i, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, 0, fmt.Errorf("-benchtime %q: want a positive duration such as 150ms, or an iteration count such as 100x", s)
+	}
+	return d, 0, nil
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ",")
+}
+
+// ModeName describes the mode for printing.
+func (o Options) ModeName() string {
+	if o.Quick {
+		return "quick"
+	}
+	return "full"
+}

@@ -1,0 +1,141 @@
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// PlotFile is where the plot of a workload goes, relative to the output
+// folder.
+func PlotFile(workload string) string {
+	return filepath.Join("plots", workload+".svg")
+}
+
+// WorkloadPanels builds the panels for one workload: time per op and
+// context switches per op against GOMAXPROCS, plus p99 latency for the
+// workloads that measure it. results maps toolchain names to their
+// results; order says which toolchains to draw, in which order.
+func WorkloadPanels(workload string, order []string, results map[string][]Result) []Panel {
+	metrics := []Metric{MetricTime, MetricSwitch}
+	if hasUnit(results, workload, "p99-ns") {
+		metrics = append(metrics, MetricP99)
+	}
+	var panels []Panel
+	for _, m := range metrics {
+		p := Panel{Title: m.Title, Kind: m.Kind}
+		for _, tc := range order {
+			s := Series{Name: tc}
+			for _, st := range Summarise(results[tc], workload, m) {
+				s.Points = append(s.Points, Point{X: st.Procs, Y: st.Median, Lo: st.Lo, Hi: st.Hi})
+			}
+			if len(s.Points) > 0 {
+				p.Series = append(p.Series, s)
+			}
+		}
+		panels = append(panels, p)
+	}
+	return panels
+}
+
+func hasUnit(results map[string][]Result, workload, unit string) bool {
+	for _, rs := range results {
+		for _, r := range rs {
+			if _, ok := r.Values[unit]; ok && r.Workload() == workload {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writePlots writes one SVG per workload and returns their paths relative
+// to dir.
+func writePlots(dir string, workloads, order []string, results map[string][]Result) ([]string, error) {
+	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o777); err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, w := range workloads {
+		var buf bytes.Buffer
+		title := w + ": median of repetitions, whiskers show the range"
+		if err := WriteSVG(&buf, title, WorkloadPanels(w, order, results)); err != nil {
+			return nil, err
+		}
+		rel := PlotFile(w)
+		if err := os.WriteFile(filepath.Join(dir, rel), buf.Bytes(), 0o666); err != nil {
+			return nil, err
+		}
+		files = append(files, rel)
+	}
+	return files, nil
+}
+
+// runInfo is what the summary says about a run.
+type runInfo struct {
+	Options    Options
+	Start      time.Time
+	Elapsed    time.Duration
+	Toolchains []*prepared
+	Workloads  []string
+	Tables     []tableFile
+	Plots      []string
+	HostCPU    string
+}
+
+type tableFile struct {
+	Title string // "spinbit vs upstream"
+	File  string // relative to the output folder
+}
+
+// writeSummary writes summary.md: what ran, and links to every table and
+// plot, with the time-per-op table of each comparison inline.
+func writeSummary(dir string, info runInfo) error {
+	var b strings.Builder
+	o := info.Options
+	fmt.Fprintf(&b, "# go-spinbit benchmark run %s\n\n", filepath.Base(dir))
+	fmt.Fprintf(&b, "- mode: %s (benchtime %s, count %d, GOMAXPROCS %s, benchmarks matching `%s`)\n", o.ModeName(), o.Benchtime, o.Count, joinInts(o.CPUs), o.Bench)
+	fmt.Fprintf(&b, "- started %s, took %v\n", info.Start.Format(time.RFC3339), info.Elapsed.Round(time.Second))
+	if info.HostCPU != "" {
+		fmt.Fprintf(&b, "- host: %s\n", info.HostCPU)
+	}
+	fmt.Fprintf(&b, "- runs were interleaved: each repetition ran every toolchain's test binary once, with -test.count=1\n\n")
+
+	b.WriteString("## Toolchains\n\n| name | go version | GOEXPERIMENT | raw output |\n|---|---|---|---|\n")
+	for _, p := range info.Toolchains {
+		exp := p.Experiment
+		if exp == "" {
+			exp = "(default)"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | [%s](%s) |\n", p.Name, p.Version, exp, filepath.Base(p.Raw), filepath.Base(p.Raw))
+	}
+	b.WriteString("\n")
+
+	b.WriteString("## Benchstat tables\n\n")
+	b.WriteString("Each file holds one table per metric: sec/op, cpu-sec/op (CPU time), vcsw/op and ivcsw/op (voluntary and involuntary context switches), B/op and allocs/op, and for the latency workloads p50, p99 and max (benchstat shows those -ns metrics as -sec). The time-per-op table is repeated here.\n\n")
+	for _, t := range info.Tables {
+		fmt.Fprintf(&b, "### %s\n\n[%s](%s)\n\n", t.Title, t.File, t.File)
+		data, err := os.ReadFile(filepath.Join(dir, t.File))
+		if err != nil {
+			return err
+		}
+		if tab, ok := FindTable(SplitTables(string(data)), "sec/op"); ok {
+			fmt.Fprintf(&b, "```\n%s\n```\n\n", tab.Text)
+		} else {
+			b.WriteString("(no sec/op table: see the file)\n\n")
+		}
+	}
+
+	b.WriteString("## Plots\n\nOne per workload: time per op and context switches per op (and p99 latency where measured) against GOMAXPROCS, one line per toolchain.\n\n")
+	plots := append([]string(nil), info.Plots...)
+	sort.Strings(plots)
+	for _, p := range plots {
+		name := strings.TrimSuffix(filepath.Base(p), ".svg")
+		fmt.Fprintf(&b, "### %s\n\n![%s](%s)\n\n", name, name, filepath.ToSlash(p))
+	}
+	return os.WriteFile(filepath.Join(dir, "summary.md"), []byte(b.String()), 0o666)
+}

@@ -1,0 +1,153 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeRepo makes a repository layout whose fork is a shell script standing
+// in for goroot/bin/go. It answers go env like the real one, and rejects
+// GOEXPERIMENT=nospinbitmutex unless knows is set, as a fork without the
+// spinbit patches does.
+func fakeRepo(t *testing.T, knows bool) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, d := range []string{"bench", "tools", "goroot/bin", "goroot/src/runtime"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(root, "bench", "go.mod"), []byte("module b\n"), 0o666)
+	os.WriteFile(filepath.Join(root, "tools", "go.mod"), []byte("module t\n"), 0o666)
+	reject := `case "$GOEXPERIMENT" in *nospinbitmutex*) echo "go: unknown GOEXPERIMENT spinbitmutex" >&2; exit 2;; esac`
+	if knows {
+		reject = ""
+	}
+	script := "#!/bin/sh\n" + reject + `
+[ "$GOFLAGS" = "" ] && [ "$GOENV" = off ] && [ "$GOTOOLCHAIN" = local ] || { echo "unclean environment" >&2; exit 3; }
+for v in "$@"; do
+	case "$v" in
+	GOVERSION) echo go1.23.12-spinbit;;
+	GOROOT) echo "$GOROOT";;
+	esac
+done
+`
+	if err := os.WriteFile(filepath.Join(root, "goroot", "bin", "go"), []byte(script), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	tools := filepath.Join(root, "goroot", "pkg", "tool", runtime.GOOS+"_"+runtime.GOARCH)
+	os.MkdirAll(tools, 0o777)
+	if err := os.WriteFile(filepath.Join(tools, "compile"), []byte("compiler v0"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	// Keep the fork build caches this makes out of the real user cache.
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	return root
+}
+
+func TestPrepareFork(t *testing.T) {
+	ctx := context.Background()
+	tcs, _ := ParseToolchains("spinbit,nospinbit")
+	spin, nospin := tcs[0], tcs[1]
+
+	root := fakeRepo(t, false)
+	p, err := prepare(ctx, root, spin)
+	if err != nil {
+		t.Fatalf("spinbit: %v", err)
+	}
+	if p.Version != "go1.23.12-spinbit" || !sameDir(p.GOROOT, filepath.Join(root, "goroot")) {
+		t.Errorf("spinbit prepared as %+v", p)
+	}
+	_, err = prepare(ctx, root, nospin)
+	for _, want := range []string{"rejects GOEXPERIMENT=nospinbitmutex", "unknown GOEXPERIMENT", "./make.bash", "-toolchains upstream,spinbit,go1.24"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("nospinbit on a fork without the patches: error = %v\nwant one mentioning %q", err, want)
+		}
+	}
+	if w := spinbitWarning(ctx, []*prepared{p}); !strings.Contains(w, "not in it yet") {
+		t.Errorf("no warning that spinbit is not the spinbit protocol: %q", w)
+	}
+
+	root = fakeRepo(t, true)
+	p, err = prepare(ctx, root, spin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prepare(ctx, root, nospin); err != nil {
+		t.Errorf("nospinbit on a patched fork: %v", err)
+	}
+	if w := spinbitWarning(ctx, []*prepared{p}); w != "" {
+		t.Errorf("warning for a patched fork: %q", w)
+	}
+
+	os.Remove(filepath.Join(root, "goroot", "bin", "go"))
+	_, err = prepare(ctx, root, spin)
+	if err == nil || !strings.Contains(err.Error(), "not built") || !strings.Contains(err.Error(), "./make.bash") {
+		t.Errorf("missing fork: error = %v, want one saying to run ./make.bash", err)
+	}
+}
+
+func TestFindRoot(t *testing.T) {
+	root := fakeRepo(t, true)
+	got, err := FindRoot(filepath.Join(root, "tools"))
+	if err != nil || !sameDir(got, root) {
+		t.Errorf("FindRoot(tools) = %q, %v; want %q", got, err, root)
+	}
+	if _, err := FindRoot(t.TempDir()); err == nil || !strings.Contains(err.Error(), "-root") {
+		t.Errorf("outside a repository: error = %v, want one suggesting -root", err)
+	}
+}
+
+func TestMakeOutDir(t *testing.T) {
+	root := t.TempDir()
+	now := time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
+	a, err := makeOutDir(root, "", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := makeOutDir(root, "", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(a) != "20250304-050607" || filepath.Base(b) != "20250304-050607-2" || filepath.Dir(a) != filepath.Join(root, "bench", "results") {
+		t.Errorf("two runs in one second got %s and %s", a, b)
+	}
+	os.WriteFile(filepath.Join(a, "x.txt"), nil, 0o666)
+	if _, err := makeOutDir(root, a, now); err == nil || !strings.Contains(err.Error(), "already holds files") {
+		t.Errorf("-out naming a used folder: error = %v", err)
+	}
+	linkLatest(b)
+	if target, err := os.Readlink(filepath.Join(root, "bench", "results", "latest")); err != nil || target != filepath.Base(b) {
+		t.Errorf("latest -> %q, %v; want %s", target, err, filepath.Base(b))
+	}
+}
+
+func TestForkCache(t *testing.T) {
+	root := fakeRepo(t, true)
+	goroot := filepath.Join(root, "goroot")
+	tools := filepath.Join(goroot, "pkg", "tool", runtime.GOOS+"_"+runtime.GOARCH)
+	os.RemoveAll(tools)
+	if _, err := forkCache(goroot); err == nil || !strings.Contains(err.Error(), "fully built") {
+		t.Errorf("fork without tools: error = %v", err)
+	}
+	os.MkdirAll(tools, 0o777)
+	os.WriteFile(filepath.Join(tools, "compile"), []byte("compiler v1"), 0o777)
+	a, err := forkCache(goroot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := forkCache(goroot)
+	os.WriteFile(filepath.Join(tools, "compile"), []byte("compiler v2"), 0o777)
+	b, _ := forkCache(goroot)
+	if a != again || a == b {
+		t.Errorf("caches: %s, then %s for the same build, then %s for a rebuilt compiler; want the same, then a new one", a, again, b)
+	}
+	if fi, err := os.Stat(b); err != nil || !fi.IsDir() {
+		t.Errorf("cache %s not created: %v", b, err)
+	}
+}
