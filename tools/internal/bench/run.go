@@ -107,17 +107,11 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "warning: %s\n", warn)
 	}
 
-	outDir, err := makeOutDir(root, o.Out, start)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "output: %s\n", outDir)
 	binDir, err := os.MkdirTemp("", "spinbit-bench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(binDir)
-
 	for _, p := range tcs {
 		fmt.Fprintf(stdout, "building the benchmarks with %s...\n", p.Name)
 		if err := compile(ctx, benchDir, binDir, p); err != nil {
@@ -130,6 +124,16 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		if !equalStrings(listed, names) {
 			return fmt.Errorf("%s's test binary lists benchmarks %v, but the source of bench/ declares %v: is a benchmark behind a build tag?", p.Name, listed, names)
 		}
+	}
+
+	// Only now, with every binary built, make the output folder, so that
+	// failed builds leave no empty results behind.
+	outDir, err := makeOutDir(root, o.Out, start)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "output: %s\n", outDir)
+	for _, p := range tcs {
 		p.Raw = filepath.Join(outDir, p.Name+".txt")
 		if err := os.WriteFile(p.Raw, nil, 0o666); err != nil {
 			return err
@@ -445,7 +449,8 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 
 func (t *tailBuffer) String() string { return strings.TrimSpace(string(t.b)) }
 
-// allFile holds the benchstat table with every toolchain side by side.
+// allFile holds the benchstat table with every toolchain side by side,
+// written when the pairwise comparisons do not already say it all.
 const allFile = "all.txt"
 
 // writeTables builds benchstat from the tools module's pinned dependency
@@ -498,7 +503,11 @@ func writeTables(ctx context.Context, root, outDir, binDir string, tcs []*prepar
 		}
 	}
 	// Every toolchain side by side, in the canonical order, so the first
-	// column (the baseline of the deltas) is upstream when present.
+	// column (the baseline of the deltas) is upstream when present. With
+	// two toolchains that would repeat their comparison.
+	if len(tcs) == 2 && len(files) == 1 {
+		return files, nil
+	}
 	var ordered []*prepared
 	for _, k := range Known {
 		if p, ok := byName[k.Name]; ok {
