@@ -31,7 +31,7 @@ func skip(format string, args ...any) error { return errSkip{fmt.Sprintf(format,
 
 // steps lists the checks in the order they run. Each group lives in a file
 // of its own.
-var steps = concat(baseSteps, xchg8Steps)
+var steps = concat(baseSteps, xchg8Steps, spinbitSteps)
 
 var baseSteps = []step{
 	{name: "patches/apply-fresh", run: applyFresh},
@@ -159,6 +159,19 @@ func command(ctx context.Context, dir string, env []string, name string, args ..
 		return fmt.Errorf("%s %s: %v", filepath.Base(name), strings.Join(args, " "), err)
 	}
 	return nil
+}
+
+// output runs name like command and returns what it printed, both streams,
+// trimmed.
+func output(ctx context.Context, dir string, env []string, name string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(forkEnv(os.Environ()), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 func forkEnv(env []string) []string {

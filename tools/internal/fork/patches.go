@@ -23,7 +23,7 @@ func (s Series) Names() []string {
 	return names
 }
 
-var patchName = regexp.MustCompile(`^[0-9]{4}-[a-z0-9][a-z0-9.-]*\.patch$`)
+var patchName = regexp.MustCompile(`^[0-9]{4}-[A-Za-z0-9][A-Za-z0-9._-]*\.patch$`)
 
 // ReadSeries reads every *.patch file in dir. Other files are an error, so a
 // misnamed patch is never silently skipped.

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go-spinbit.dev/tools/internal/fork"
+)
+
+// spinbitSteps check the spinbit mutex: upstream's tests with the experiment
+// on and off and with lock ranking, the fork's own mutex tests, and that the
+// runtime builds for every OS with threads.
+var spinbitSteps = []step{
+	{name: "toolchain/version", run: versionNames},
+	{name: "runtime/test-short-nospinbit", slow: true, run: goTest("nospinbitmutex", "-short", "runtime", "sync", "internal/runtime/atomic")},
+	{name: "runtime/lockrank-spinbit", slow: true, run: goTest("staticlockranking,spinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
+	{name: "runtime/lockrank-nospinbit", slow: true, run: goTest("staticlockranking,nospinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
+	{name: "runtime/mutex-stress-spinbit", run: goTest("spinbitmutex", "runtime", "-run", "RuntimeMutex", "-count", "1", "-v")},
+	{name: "runtime/mutex-stress-nospinbit", run: goTest("nospinbitmutex", "runtime", "-run", "RuntimeMutex", "-count", "1")},
+	{name: "build/other-os", slow: true, run: buildOtherOSes},
+}
+
+// threadOSes are the GOOS values with threads, each with a GOARCH to build
+// it for; lock_spinbit.go serves all of them.
+var threadOSes = [][2]string{
+	{"darwin", "arm64"}, {"windows", "amd64"}, {"freebsd", "amd64"}, {"openbsd", "amd64"},
+	{"netbsd", "amd64"}, {"dragonfly", "amd64"}, {"solaris", "amd64"}, {"illumos", "amd64"},
+	{"aix", "ppc64"}, {"plan9", "amd64"},
+}
+
+// buildOtherOSes builds std for every OS with threads, with the experiment
+// on and off, so no OS is left uncompiled.
+func buildOtherOSes(ctx context.Context, r fork.Repo) error {
+	var failed []string
+	for _, exp := range []string{"spinbitmutex", "nospinbitmutex"} {
+		for _, t := range threadOSes {
+			env := []string{"GOOS=" + t[0], "GOARCH=" + t[1], "GOEXPERIMENT=" + exp, "CGO_ENABLED=0"}
+			fmt.Printf("go build std  GOOS=%s GOARCH=%s GOEXPERIMENT=%s\n", t[0], t[1], exp)
+			if err := command(ctx, r.Root, env, r.GoCommand(), "build", "std"); err != nil {
+				failed = append(failed, t[0]+"/"+t[1]+"/"+exp)
+			}
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("std does not build for %s", strings.Join(failed, " "))
+	}
+	return nil
+}
+
+// versionNames checks that the fork names itself, and the experiment when it
+// is turned off, as Go does: in go version, in runtime.Version, and in what
+// go version says of a binary.
+func versionNames(ctx context.Context, r fork.Repo) error {
+	out, err := output(ctx, r.Root, nil, r.GoCommand(), "version")
+	if err != nil {
+		return err
+	}
+	if !strings.HasPrefix(out, "go version go1.23.12-spinbit ") {
+		return fmt.Errorf("go version printed %q, want go1.23.12-spinbit", out)
+	}
+	dir, err := os.MkdirTemp("", "version")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	src := "package main\n\nimport \"runtime\"\n\nfunc main() { println(runtime.Version()) }\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		return err
+	}
+	for _, c := range []struct{ exp, want string }{
+		{"", "go1.23.12-spinbit"},
+		{"nospinbitmutex", "go1.23.12-spinbit X:nospinbitmutex"},
+	} {
+		bin := filepath.Join(dir, "v"+c.exp)
+		env := []string{"GOEXPERIMENT=" + c.exp}
+		if err := command(ctx, dir, env, r.GoCommand(), "build", "-o", bin, "main.go"); err != nil {
+			return err
+		}
+		got, err := output(ctx, dir, nil, bin)
+		if err != nil {
+			return err
+		}
+		if got != c.want {
+			return fmt.Errorf("GOEXPERIMENT=%q: runtime.Version() = %q, want %q", c.exp, got, c.want)
+		}
+		got, err = output(ctx, dir, nil, r.GoCommand(), "version", bin)
+		if err != nil {
+			return err
+		}
+		if want := bin + ": " + c.want; got != want {
+			return fmt.Errorf("GOEXPERIMENT=%q: go version BINARY = %q, want %q", c.exp, got, want)
+		}
+		fmt.Printf("GOEXPERIMENT=%q: %s\n", c.exp, got)
+	}
+	return nil
+}

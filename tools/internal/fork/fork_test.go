@@ -1,0 +1,193 @@
+package fork
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseUpstream(t *testing.T) {
+	u, err := ParseUpstream("UPSTREAM", []byte("# base\nversion go1.23.12\n\nh1 linux-amd64 h1:abc=\nh1 darwin-arm64 h1:def=\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Version != "go1.23.12" || u.Sums["linux-amd64"] != "h1:abc=" || u.Sums["darwin-arm64"] != "h1:def=" {
+		t.Fatalf("got %+v", u)
+	}
+	for _, bad := range []string{"", "version 1.23\n", "version go1.23.12\nversion go1.23.11\n", "version go1.23.12\nh1 linux h1:x\n", "sum go1\n"} {
+		if _, err := ParseUpstream("UPSTREAM", []byte(bad)); err == nil {
+			t.Errorf("ParseUpstream(%q) succeeded, want an error", bad)
+		}
+	}
+}
+
+func TestVerify(t *testing.T) {
+	u := &Upstream{Version: "go1.23.12", Sums: map[string]string{"linux-amd64": "h1:good="}}
+	if err := u.Verify("linux-amd64", "h1:good="); err != nil {
+		t.Errorf("matching checksum: %v", err)
+	}
+	if err := u.Verify("linux-amd64", "h1:evil="); err == nil || !strings.Contains(err.Error(), "h1:good=") {
+		t.Errorf("mismatch: got %v, want an error naming the pinned checksum", err)
+	}
+	if err := u.Verify("plan9-386", "h1:new="); err == nil || !strings.Contains(err.Error(), "h1 plan9-386 h1:new=") {
+		t.Errorf("unpinned platform: got %v, want an error with the line to add", err)
+	}
+}
+
+func TestSeriesDiff(t *testing.T) {
+	have := Series{"0001-a.patch": []byte("a"), "0002-b.patch": []byte("b"), "0003-c.patch": []byte("c")}
+	want := Series{"0001-a.patch": []byte("a"), "0002-b.patch": []byte("B"), "0004-d.patch": []byte("d")}
+	got := strings.Join(have.Diff(want), "; ")
+	if got != "differs: 0002-b.patch; only in goroot/: 0003-c.patch; only in patches/: 0004-d.patch" {
+		t.Errorf("Diff = %q", got)
+	}
+	if have.Equal(want) || !have.Equal(have) {
+		t.Errorf("Equal is wrong")
+	}
+}
+
+func TestReadSeriesRejectsStrays(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "0001-runtime-x.patch"), []byte("x"), 0o644)
+	if _, err := ReadSeries(dir); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644)
+	if _, err := ReadSeries(dir); err == nil {
+		t.Errorf("a stray file in patches/ was accepted")
+	}
+	os.Remove(filepath.Join(dir, "notes.txt"))
+	os.WriteFile(filepath.Join(dir, "fix.patch"), []byte("x"), 0o644)
+	if _, err := ReadSeries(dir); err == nil {
+		t.Errorf("a patch without a number was accepted")
+	}
+}
+
+func TestNormalizeDate(t *testing.T) {
+	in := "From 000 Mon Sep 17 00:00:00 2001\nFrom: a <b>\nDate: Tue, 3 Mar 2026 10:11:12 +0100\nSubject: x\n\nbody\nDate: stays\n"
+	got := string(normalize([]byte(in)))
+	if !strings.Contains(got, "Date: "+fixedDate+"\n") || !strings.Contains(got, "\nDate: stays\n") || strings.Contains(got, "2026 10:11") {
+		t.Errorf("normalize = %q", got)
+	}
+}
+
+// newTree makes a git tree like goroot/: a base commit tagged upstream.
+func newTree(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "src"), 0o755)
+	os.WriteFile(filepath.Join(dir, "src", "a.go"), []byte("package a\n\nconst A = 1\n"), 0o644)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "base"}, {"tag", UpstreamTag}} {
+		if _, err := git(dir, fixedIdentity, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func commitFile(t *testing.T, dir, file, content, msg string) {
+	t.Helper()
+	os.WriteFile(filepath.Join(dir, file), []byte(content), 0o644)
+	for _, args := range [][]string{{"add", "-A"}, {"commit", "-q", "-m", msg}} {
+		if _, err := git(dir, nil, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestExtractApplyRoundTrip(t *testing.T) {
+	src := newTree(t)
+	commitFile(t, src, "src/a.go", "package a\n\nconst A = 2\n", "a: change A\n\nWhy it changed.")
+	commitFile(t, src, "src/b.go", "package a\n\nconst B = 3\n", "a: add B")
+	s, err := Extract(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.Names(), " "); got != "0001-a-change-A.patch 0002-a-add-B.patch" {
+		t.Fatalf("names = %q", got)
+	}
+	again, _ := Extract(src)
+	if !s.Equal(again) {
+		t.Errorf("extracting twice gave different patches")
+	}
+	dst := newTree(t)
+	if err := Apply(dst, s); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dst, "src", "b.go"))
+	if string(b) != "package a\n\nconst B = 3\n" {
+		t.Errorf("applied b.go = %q", b)
+	}
+	// The applied tree extracts to the same series: the format is stable.
+	back, err := Extract(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := back.Diff(s); len(d) != 0 {
+		t.Errorf("re-extracted series differs: %v", d)
+	}
+}
+
+func TestApplyNamesFailingPatch(t *testing.T) {
+	src := newTree(t)
+	commitFile(t, src, "src/a.go", "package a\n\nconst A = 2\n", "a: change A")
+	s, _ := Extract(src)
+	dst := newTree(t)
+	commitFile(t, dst, "src/a.go", "package a\n\nconst A = 9\n", "local change")
+	err := Apply(dst, s)
+	ae, ok := err.(*ApplyError)
+	if !ok {
+		t.Fatalf("Apply = %v, want an *ApplyError", err)
+	}
+	if ae.Patch != "0001-a-change-A.patch" || len(ae.Files) != 1 || ae.Files[0] != "src/a.go" {
+		t.Errorf("ApplyError names patch %q files %v", ae.Patch, ae.Files)
+	}
+	if out, _ := git(dst, nil, "status", "--porcelain"); out != "" {
+		t.Errorf("failed apply left the tree dirty: %q", out)
+	}
+}
+
+func TestPrepareRefusesUnextractedWork(t *testing.T) {
+	root := t.TempDir()
+	r := Repo{Root: root}
+	tree := newTree(t)
+	if err := os.Rename(tree, r.Goroot()); err != nil {
+		t.Fatal(err)
+	}
+	logf := func(string, ...any) {}
+	if err := r.Prepare(nil, false, logf); err != nil {
+		t.Fatalf("in-sync tree: %v", err)
+	}
+	// Uncommitted work survives and is refused.
+	os.WriteFile(filepath.Join(r.Goroot(), "src", "a.go"), []byte("package a // edited\n"), 0o644)
+	if err := r.Prepare(nil, false, logf); err == nil || !strings.Contains(err.Error(), "uncommitted") {
+		t.Fatalf("dirty tree: got %v, want a refusal", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(r.Goroot(), "src", "a.go")); string(b) != "package a // edited\n" {
+		t.Fatalf("edit lost")
+	}
+	// Committed but not extracted work is refused too, and extract keeps it.
+	git(r.Goroot(), nil, "commit", "-q", "-am", "a: edit")
+	if err := r.Prepare(nil, false, logf); err == nil || !strings.Contains(err.Error(), "extract") {
+		t.Fatalf("unextracted commit: got %v, want a refusal that says extract", err)
+	}
+	if _, err := r.ExtractTo(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Prepare(nil, false, logf); err != nil {
+		t.Fatalf("after extract: %v", err)
+	}
+	// A changed patches/ is re-applied when goroot/ is untouched.
+	os.Remove(filepath.Join(r.Patches(), "0001-a-edit.patch"))
+	if err := r.Prepare(nil, false, logf); err != nil {
+		t.Fatalf("re-apply: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(r.Goroot(), "src", "a.go")); string(b) != "package a\n\nconst A = 1\n" {
+		t.Fatalf("after re-apply a.go = %q", b)
+	}
+}
