@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"go-spinbit.dev/tools/internal/crossarch"
 	"go-spinbit.dev/tools/internal/fork"
 )
 
@@ -21,6 +22,34 @@ var spinbitSteps = []step{
 	{name: "runtime/mutex-stress-spinbit", run: goTest("spinbitmutex", "runtime", "-run", "RuntimeMutex", "-count", "1", "-v")},
 	{name: "runtime/mutex-stress-nospinbit", run: goTest("nospinbitmutex", "runtime", "-run", "RuntimeMutex", "-count", "1")},
 	{name: "build/other-os", slow: true, run: buildOtherOSes},
+	// The stress test on other architectures, experiment on: 386 runs the
+	// fallback Xchg8 natively; arm64, ppc64le, ppc64 (big-endian) and s390x
+	// (big-endian, fallback) run under qemu-user.
+	{name: "spinbit/cross-386", slow: true, run: crossStress("386")},
+	{name: "spinbit/cross-arm64", slow: true, run: crossStress("arm64")},
+	{name: "spinbit/cross-ppc64le", slow: true, run: crossStress("ppc64le")},
+	{name: "spinbit/cross-ppc64", slow: true, run: crossStress("ppc64")},
+	{name: "spinbit/cross-s390x", slow: true, run: crossStress("s390x")},
+}
+
+// crossStress runs the runtime mutex tests for linux/goarch with the
+// experiment on. The in-process stress test stands in for the one with the
+// main thread, whose child process qemu-user cannot start.
+func crossStress(goarch string) func(context.Context, fork.Repo) error {
+	return func(ctx context.Context, r fork.Repo) error {
+		err := crossarch.Run(ctx, crossarch.Options{
+			Go:      r.GoCommand(),
+			GOARCH:  goarch,
+			Package: "runtime",
+			Run:     "TestRuntimeMutexStressInProcess|TestRuntimeMutexKeyM",
+			Env:     []string{"GOEXPERIMENT=spinbitmutex"},
+			Flags:   []string{"-test.v"},
+		})
+		if reason, ok := crossarch.Skipped(err); ok {
+			return skip("%s", reason)
+		}
+		return err
+	}
 }
 
 // threadOSes are the GOOS values with threads, each with a GOARCH to build
