@@ -17,7 +17,7 @@ type CheckInput struct {
 	Workloads  []string            // top-level benchmark names, without the Benchmark prefix
 	CPUs       []int               // every workload must have results at each
 	Results    map[string][]Result // per toolchain, parsed from the raw output
-	Tables     []string            // benchstat output files, relative to Dir
+	Tables     []TableFile         // benchstat output files, with the columns each must have
 	Plots      []string            // SVG files, relative to Dir
 	Units      []string            // units every result must report (the rusage metrics on Linux)
 }
@@ -52,14 +52,18 @@ func Check(in CheckInput) error {
 	}
 
 	for _, t := range in.Tables {
-		data, err := os.ReadFile(filepath.Join(in.Dir, t))
+		data, err := os.ReadFile(filepath.Join(in.Dir, t.File))
 		if err != nil {
-			add("table %s: %v", t, err)
+			add("table %s: %v", t.File, err)
 			continue
 		}
-		tables := SplitTables(string(data))
-		if _, ok := FindTable(tables, "sec/op"); !ok {
-			add("table %s: no sec/op table in it", t)
+		tab, ok := FindTable(SplitTables(string(data)), "sec/op")
+		if !ok {
+			add("table %s: no sec/op table in it", t.File)
+			continue
+		}
+		if got, want := strings.Join(tab.Columns(), ","), strings.Join(t.Columns, ","); got != want {
+			add("table %s: sec/op table has columns %s, want %s", t.File, got, want)
 		}
 	}
 

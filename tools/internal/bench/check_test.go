@@ -42,8 +42,8 @@ func fakeRun(t *testing.T) CheckInput {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.Tables = []string{"go1.24-vs-upstream.txt"}
-	if err := os.WriteFile(filepath.Join(dir, in.Tables[0]), data, 0o666); err != nil {
+	in.Tables = []TableFile{{Title: "go1.24 vs upstream", File: "go1.24-vs-upstream.txt", Columns: []string{"upstream", "go1.24"}}}
+	if err := os.WriteFile(filepath.Join(dir, in.Tables[0].File), data, 0o666); err != nil {
 		t.Fatal(err)
 	}
 	plots, err := writePlots(dir, in.Workloads, in.Toolchains, in.Results)
@@ -88,11 +88,14 @@ func TestCheckFindsGaps(t *testing.T) {
 			in.Units = append(in.Units, "cpu-ns/op")
 		}, "reports no cpu-ns/op"},
 		{"missing table", func(in *CheckInput) {
-			in.Tables = append(in.Tables, "spinbit-vs-upstream.txt")
+			in.Tables = append(in.Tables, TableFile{File: "spinbit-vs-upstream.txt", Columns: []string{"upstream", "spinbit"}})
 		}, "table spinbit-vs-upstream.txt"},
 		{"table without sec/op", func(in *CheckInput) {
-			os.WriteFile(filepath.Join(in.Dir, in.Tables[0]), []byte("goos: linux\n"), 0o666)
+			os.WriteFile(filepath.Join(in.Dir, in.Tables[0].File), []byte("goos: linux\n"), 0o666)
 		}, "no sec/op table"},
+		{"table without a toolchain's column", func(in *CheckInput) {
+			in.Tables[0].Columns = []string{"upstream", "spinbit"}
+		}, "table go1.24-vs-upstream.txt: sec/op table has columns upstream,go1.24, want upstream,spinbit"},
 		{"broken plot", func(in *CheckInput) {
 			os.WriteFile(filepath.Join(in.Dir, in.Plots[0]), []byte("<svg><g></svg>"), 0o666)
 		}, "not well-formed"},

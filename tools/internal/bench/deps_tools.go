@@ -3,5 +3,5 @@
 package bench
 
 // The runner builds benchstat from this module's requirements (see
-// writeTables); this import keeps go mod tidy from dropping them.
+// buildBenchstat); this import keeps go mod tidy from dropping them.
 import _ "golang.org/x/perf/cmd/benchstat"

@@ -82,14 +82,9 @@ type runInfo struct {
 	Elapsed    time.Duration
 	Toolchains []*prepared
 	Workloads  []string
-	Tables     []tableFile
+	Tables     []TableFile
 	Plots      []string
 	HostCPU    string
-}
-
-type tableFile struct {
-	Title string // "spinbit vs upstream"
-	File  string // relative to the output folder
 }
 
 // writeSummary writes summary.md: what ran, and links to every table and

@@ -126,6 +126,14 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		}
 	}
 
+	// Build benchstat before benchmarking too, so that a run does not
+	// benchmark for minutes only to find it cannot make its tables.
+	fmt.Fprintf(stdout, "building benchstat...\n")
+	benchstat, err := buildBenchstat(ctx, root, binDir)
+	if err != nil {
+		return err
+	}
+
 	// Only now, with every binary built, make the output folder, so that
 	// failed builds leave no empty results behind.
 	outDir, err := makeOutDir(root, o.Out, start)
@@ -168,7 +176,7 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		results[p.Name] = rs
 	}
 
-	tables, err := writeTables(ctx, root, outDir, binDir, tcs)
+	tables, err := writeTables(ctx, benchstat, outDir, tcs)
 	if err != nil {
 		return err
 	}
@@ -201,9 +209,7 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 
 	if o.Check {
 		in := CheckInput{Dir: outDir, Toolchains: tcNames, Workloads: workloads, CPUs: o.CPUs, Results: results, Plots: plots}
-		for _, t := range tables {
-			in.Tables = append(in.Tables, t.File)
-		}
+		in.Tables = tables
 		if runtime.GOOS == "linux" {
 			in.Units = []string{"vcsw/op", "ivcsw/op", "cpu-ns/op"}
 		}
@@ -453,12 +459,12 @@ func (t *tailBuffer) String() string { return strings.TrimSpace(string(t.b)) }
 // written when the pairwise comparisons do not already say it all.
 const allFile = "all.txt"
 
-// writeTables builds benchstat from the tools module's pinned dependency
-// and writes each comparison, plus all toolchains side by side.
-func writeTables(ctx context.Context, root, outDir, binDir string, tcs []*prepared) ([]tableFile, error) {
+// buildBenchstat builds benchstat from the tools module's pinned
+// dependency into binDir and returns its path.
+func buildBenchstat(ctx context.Context, root, binDir string) (string, error) {
 	gocmd, err := toolchain.GoCommand()
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	benchstat := filepath.Join(binDir, "benchstat")
 	if runtime.GOOS == "windows" {
@@ -467,34 +473,45 @@ func writeTables(ctx context.Context, root, outDir, binDir string, tcs []*prepar
 	cmd := exec.CommandContext(ctx, gocmd, "build", "-o", benchstat, "golang.org/x/perf/cmd/benchstat")
 	cmd.Dir = filepath.Join(root, "tools")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("building benchstat (golang.org/x/perf/cmd/benchstat, required by tools/go.mod) failed: %v\n%s\n"+
+		return "", fmt.Errorf("building benchstat (golang.org/x/perf/cmd/benchstat, required by tools/go.mod) failed: %v\n%s\n"+
 			"check that the module proxy is reachable, or run go mod download in tools/", err, strings.TrimSpace(string(out)))
 	}
+	return benchstat, nil
+}
 
+// writeTables runs benchstat on the toolchains' raw output in outDir and
+// writes each comparison, plus all toolchains side by side.
+func writeTables(ctx context.Context, benchstat, outDir string, tcs []*prepared) ([]TableFile, error) {
 	var toolchains []Toolchain
 	byName := map[string]*prepared{}
 	for _, p := range tcs {
 		toolchains = append(toolchains, p.Toolchain)
 		byName[p.Name] = p
 	}
-	var files []tableFile
+	var files []TableFile
 	bs := func(file, title string, ps ...*prepared) error {
-		var args []string
+		var args, names []string
 		for _, p := range ps {
 			args = append(args, p.Name+"="+filepath.Base(p.Raw))
+			names = append(names, p.Name)
 		}
 		cmd := exec.CommandContext(ctx, benchstat, args...)
 		cmd.Dir = outDir
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
-		if err != nil {
-			return fmt.Errorf("benchstat %s failed: %v\n%s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		// benchstat reports a file it cannot read on stderr but still
+		// exits 0, so anything on stderr is a failure too.
+		if msg := strings.TrimSpace(stderr.String()); err != nil || msg != "" {
+			if err == nil {
+				err = errors.New("it wrote to stderr")
+			}
+			return fmt.Errorf("benchstat %s failed (%v): %s", strings.Join(args, " "), err, msg)
 		}
 		if err := os.WriteFile(filepath.Join(outDir, file), out, 0o666); err != nil {
 			return err
 		}
-		files = append(files, tableFile{Title: title, File: file})
+		files = append(files, TableFile{Title: title, File: file, Columns: names})
 		return nil
 	}
 	for _, c := range Comparisons(toolchains) {

@@ -4,6 +4,13 @@ import (
 	"strings"
 )
 
+// TableFile is one file of benchstat output that a run wrote.
+type TableFile struct {
+	Title   string   // "spinbit vs upstream"
+	File    string   // relative to the output folder
+	Columns []string // the toolchains compared, base first, as benchstat's columns
+}
+
 // Comparison is one benchstat table: New measured against Base.
 type Comparison struct {
 	New, Base string
@@ -99,6 +106,19 @@ func headerUnit(row string) string {
 		}
 	}
 	return ""
+}
+
+// Columns returns the names in the table's first header row, left to
+// right: for a comparison, the base and then the others.
+func (t Table) Columns() []string {
+	first, _, _ := strings.Cut(t.Text, "\n")
+	var out []string
+	for _, c := range strings.Split(first, "│")[1:] {
+		if f := strings.TrimSpace(c); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // FindTable returns the first table about unit, and whether there is one.

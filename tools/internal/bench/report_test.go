@@ -1,0 +1,101 @@
+package bench
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestWorkloadPanels(t *testing.T) {
+	raw := map[string]string{
+		"upstream": "BenchmarkHandoff\t10\t100 ns/op\t1 vcsw/op\t2 ivcsw/op\t900 p99-ns\nBenchmarkHandoff-4\t10\t300 ns/op\t1 vcsw/op\t2 ivcsw/op\t900 p99-ns\nBenchmarkSelect-4\t10\t50 ns/op\n",
+		"spinbit":  "BenchmarkHandoff-4\t10\t200 ns/op\t3 vcsw/op\t0 ivcsw/op\t800 p99-ns\n",
+	}
+	results := map[string][]Result{}
+	for tc, out := range raw {
+		rs, err := ParseOutput(strings.NewReader(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		results[tc] = rs
+	}
+	// go1.24 is asked for but has no results: it gets no line.
+	panels := WorkloadPanels("Handoff", []string{"spinbit", "go1.24", "upstream"}, results)
+	var titles []string
+	for _, p := range panels {
+		titles = append(titles, p.Title)
+	}
+	if want := []string{MetricTime.Title, MetricSwitch.Title, MetricP99.Title}; strings.Join(titles, "|") != strings.Join(want, "|") {
+		t.Fatalf("Handoff panels %q, want %q", titles, want)
+	}
+	sw := panels[1]
+	if len(sw.Series) != 2 || sw.Series[0].Name != "spinbit" || sw.Series[1].Name != "upstream" {
+		t.Fatalf("switch panel series %+v, want spinbit then upstream, in the order asked", sw.Series)
+	}
+	if pts := sw.Series[1].Points; len(pts) != 2 || pts[0].X != 1 || pts[1].X != 4 || pts[1].Y != 3 {
+		t.Errorf("upstream switches %+v, want vcsw+ivcsw = 3 at GOMAXPROCS 1 and 4", pts)
+	}
+	// A workload without latency metrics gets the two panels only.
+	if sel := WorkloadPanels("Select", []string{"upstream"}, results); len(sel) != 2 || len(sel[0].Series) != 1 || len(sel[1].Series) != 0 {
+		t.Errorf("Select panels %+v, want time with one line and an empty switch panel", sel)
+	}
+}
+
+func TestWriteSummary(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/benchstat-go1.24-vs-upstream.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "go1.24-vs-upstream.txt"), data, 0o666)
+	os.WriteFile(filepath.Join(dir, "odd.txt"), []byte("goos: linux\n"), 0o666)
+	tcs, _ := ParseToolchains("upstream,nospinbit")
+	info := runInfo{
+		Options: Options{Quick: true, Benchtime: "100x", Count: 1, CPUs: []int{1, 4, 16}, Bench: "Capture|Chan"},
+		Start:   time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		Elapsed: 75 * time.Second,
+		Toolchains: []*prepared{
+			{Toolchain: tcs[0], Version: "go1.23.12", Raw: filepath.Join(dir, "upstream.txt")},
+			{Toolchain: tcs[1], Version: "go1.23.12-spinbit", Raw: filepath.Join(dir, "nospinbit.txt")},
+		},
+		Tables: []TableFile{
+			{Title: "go1.24 vs upstream", File: "go1.24-vs-upstream.txt"},
+			{Title: "odd one", File: "odd.txt"},
+		},
+		Plots:   []string{PlotFile("Select"), PlotFile("Capture")},
+		HostCPU: "Some CPU, 2 logical CPUs",
+	}
+	if err := writeSummary(dir, info); err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.ReadFile(filepath.Join(dir, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	for _, want := range []string{
+		"mode: quick (benchtime 100x, count 1, GOMAXPROCS 1,4,16, benchmarks matching `Capture|Chan`)",
+		"took 1m15s",
+		"host: Some CPU, 2 logical CPUs",
+		"| upstream | go1.23.12 | (default) | [upstream.txt](upstream.txt) |",
+		"| nospinbit | go1.23.12-spinbit | nospinbitmutex | [nospinbit.txt](nospinbit.txt) |",
+		"### go1.24 vs upstream\n\n[go1.24-vs-upstream.txt](go1.24-vs-upstream.txt)",
+		"ChanContended-16", // the sec/op table inline
+		"### odd one\n\n[odd.txt](odd.txt)\n\n(no sec/op table",
+		"![Capture](plots/Capture.svg)",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary.md lacks %q", want)
+		}
+	}
+	// Only the sec/op table is inlined, not the other metrics.
+	if strings.Contains(s, "vcsw/op  ") || strings.Contains(s, "p99-sec") {
+		t.Error("summary.md inlines more than the sec/op table")
+	}
+	// Plots are listed sorted.
+	if strings.Index(s, "![Capture]") > strings.Index(s, "![Select]") {
+		t.Error("plots not in name order")
+	}
+}
