@@ -12,21 +12,24 @@ import (
 )
 
 // builtFile, inside goroot/.git, records what the last successful
-// src/make.bash built: the HEAD commit and the GOEXPERIMENT baked in.
+// src/make.bash built: the tree of the HEAD commit (so that rewording or
+// reordering commits without changing the result costs no rebuild) and the
+// GOEXPERIMENT baked in.
 func (r Repo) builtFile() string { return filepath.Join(r.Goroot(), ".git", "spinbit-built") }
 
 // GoCommand is the fork's go command.
 func (r Repo) GoCommand() string { return toolchain.Bin(r.Goroot()) }
 
 func (r Repo) buildStamp() (string, error) {
-	head, err := revParse(r.Goroot(), "HEAD")
+	out, err := git(r.Goroot(), nil, "rev-parse", "-q", "--verify", "HEAD^{tree}")
 	if err != nil {
 		return "", err
 	}
-	return head + " GOEXPERIMENT=" + os.Getenv("GOEXPERIMENT") + "\n", nil
+	tree := strings.TrimSpace(out)
+	return "tree " + tree + " GOEXPERIMENT=" + os.Getenv("GOEXPERIMENT") + "\n", nil
 }
 
-// UpToDate reports whether goroot/bin/go was built from the current HEAD.
+// UpToDate reports whether goroot/bin/go was built from the tree at HEAD.
 func (r Repo) UpToDate() bool {
 	stamp, err := r.buildStamp()
 	if err != nil {
@@ -41,7 +44,7 @@ func (r Repo) UpToDate() bool {
 }
 
 // Build runs the tree's src/make.bash with the pinned release as bootstrap
-// toolchain, unless goroot/bin/go is already built from HEAD.
+// toolchain, unless goroot/bin/go is already built from the tree at HEAD.
 func (r Repo) Build(ctx context.Context, force bool, logf func(string, ...any)) error {
 	if !force && r.UpToDate() {
 		logf("goroot/bin/go is up to date")

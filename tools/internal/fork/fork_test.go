@@ -191,3 +191,31 @@ func TestPrepareRefusesUnextractedWork(t *testing.T) {
 		t.Fatalf("after re-apply a.go = %q", b)
 	}
 }
+
+func TestBuildStampFollowsTheTree(t *testing.T) {
+	r := Repo{Root: t.TempDir()}
+	if err := os.Rename(newTree(t), r.Goroot()); err != nil {
+		t.Fatal(err)
+	}
+	commitFile(t, r.Goroot(), "src/a.go", "package a\n\nconst A = 2\n", "a: change A")
+	stamp, err := r.buildStamp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rewording a commit leaves the tree, and so the stamp, as it was.
+	if _, err := git(r.Goroot(), nil, "commit", "-q", "--amend", "-m", "a: change A, reworded"); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := r.buildStamp(); again != stamp {
+		t.Errorf("stamp after a reword = %q, want %q", again, stamp)
+	}
+	// A change to the tree or to GOEXPERIMENT changes it.
+	commitFile(t, r.Goroot(), "src/a.go", "package a\n\nconst A = 3\n", "a: change A again")
+	if again, _ := r.buildStamp(); again == stamp {
+		t.Errorf("stamp unchanged after the tree changed")
+	}
+	t.Setenv("GOEXPERIMENT", "nospinbitmutex")
+	if again, _ := r.buildStamp(); !strings.HasSuffix(again, "GOEXPERIMENT=nospinbitmutex\n") {
+		t.Errorf("stamp = %q, want it to name GOEXPERIMENT", again)
+	}
+}

@@ -121,7 +121,7 @@ func Extract(dir string) (Series, error) {
 	defer os.RemoveAll(tmp)
 	_, err = git(dir, nil, "-c", "core.abbrev=12", "-c", "diff.noprefix=false", "-c", "format.signoff=false",
 		"format-patch", "--quiet", "--zero-commit", "--no-signature", "--no-numbered", "--no-binary",
-		"--no-renames", "--stat=72", "-o", tmp, UpstreamTag+"..HEAD")
+		"--no-renames", "--stat=72", "--filename-max-length=100", "-o", tmp, UpstreamTag+"..HEAD")
 	if err != nil {
 		return nil, err
 	}
