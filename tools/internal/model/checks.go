@@ -1,0 +1,153 @@
+package model
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Mode is the kind of search a check runs.
+type Mode int
+
+const (
+	// Safety searches every reachable state for a failed assertion (the
+	// model's invariant among them) and for invalid end states, with the
+	// LTL formulas left out.
+	Safety Mode = iota
+	// Liveness searches for an acceptance cycle of one LTL formula under
+	// weak fairness (pan -a -f).
+	Liveness
+)
+
+func (m Mode) String() string {
+	if m == Liveness {
+		return "liveness"
+	}
+	return "safety"
+}
+
+// A Check is one run of the verifier and what it must report.
+type Check struct {
+	// Name identifies the check in reports, such as "base/safety".
+	Name string
+	// Defines are the macros spin's preprocessor gets, each NAME or
+	// NAME=VALUE, selecting the model's size, mode, fix and mutant.
+	Defines []string
+	Mode    Mode
+	// Claim names the ltl formula a Liveness check verifies.
+	Claim string
+	// Depth is pan's -m, the deepest search it may make. The runs that
+	// lock forever go deep: a depth-first search follows long paths.
+	Depth int
+	// Want is empty if the check must find no error. Otherwise the check
+	// must find one, and pan's description of it must contain Want.
+	Want string
+	// About says in a few words what the check shows.
+	About string
+}
+
+// Depths for pan's -m: runs with NACQ acquisitions are shallow, runs with
+// FOREVER are not.
+const (
+	shallow = 100_000
+	deep    = 3_000_000
+)
+
+// Suite lists the checks that ./test.bash runs. The base model is the Go
+// code as it is, and every base check must hold; each mutant breaks one
+// thing the Go code does, and its check must find the error named.
+func Suite() []Check {
+	base := []Check{
+		{Name: "base/safety", Depth: shallow, About: "3 Ms, 2 acquisitions each: invariant, FIFO, no lost wakeup"},
+		{Name: "base/safety-4m", Defines: []string{"NM=4", "NACQ=1"}, Depth: shallow, About: "4 Ms, 3 asleep at once: the walk to the bottom"},
+		{Name: "base/terminates", Mode: Liveness, Claim: "terminates", Depth: shallow, About: "every M finishes, under weak fairness"},
+		{Name: "base/bound", Defines: []string{"FOREVER", "SKIPBOUND"}, Depth: deep, About: "3 Ms locking forever: invariant, FIFO, the starvation bound"},
+		{Name: "base/bound-wake3", Defines: []string{"FOREVER", "SKIPBOUND", "WAKEAFTER=3"}, Depth: 2 * deep, About: "the bound with a wakeup forced every 3 unlocks, not 2"},
+		{Name: "base/wakes", Defines: []string{"FOREVER"}, Mode: Liveness, Claim: "wakes", Depth: deep, About: "no sleeper is forgotten, under weak fairness"},
+	}
+	const lost, bound = "invalid end state", "assertion violated (blind[me]<="
+	mutants := []Check{
+		mutant("NO_RESTORE", lost, "unlock2Wake leaves the waking to another M without restoring the hint"),
+		mutant("HINT_EARLY", lost, "unlock2 decides to wake from a load before its swap"),
+		mutant("PUSH_FREE", lost, "the push CAS does not require l to be held"),
+		mutant("LINK_LATE", "assertion violated", "the push publishes the M before writing its link"),
+		mutant("SPIN_LATE", lost, "the sleeper clears mutexSpinning after its push, not in it"),
+		mutant("SEMA_NOCOUNT", lost, "the semaphore loses a wakeup given before the sleep"),
+		mutant("WIDE_SWAP", "((key&256)!=0)==", "the release swaps 16 bits and clobbers mutexSpinning"),
+		mutant("LIFO", "assertion violated (rank[", "unlock2Wake wakes the top of the stack, not the bottom"),
+		mutant("UNLINK_LATE", "assertion violated ((bottom!=0)&&(phase[bottom]==1))", "unlock2Wake gives up the stack before unlinking the bottom",
+			"NM=4", "NACQ=1"),
+		mutant("OLD_SKIPS", bound, "the count before the fix: unlocks that saw no hint or a holder were not counted",
+			"FOREVER", "SKIPBOUND"),
+		mutant("NO_FORCED_CHECK", bound, "unlock2 counts, but never looks at the stack when the hint is clear",
+			"FOREVER", "SKIPBOUND"),
+		mutant("FORCE_SPINNER_ONLY", bound, "a forced unlock still leaves the waking to a holder",
+			"FOREVER", "SKIPBOUND"),
+		mutant("NO_SKIPS", bound, "mLockSkips never grows, so no wakeup is forced",
+			"FOREVER", "SKIPBOUND"),
+	}
+	// The code before the fix also forgets sleepers forever.
+	oldWakes := mutant("OLD_SKIPS", "acceptance cycle", "the count before the fix, against the liveness of wakeups", "FOREVER")
+	oldWakes.Name += "-wakes"
+	oldWakes.Mode, oldWakes.Claim = Liveness, "wakes"
+	return append(base, append(mutants, oldWakes)...)
+}
+
+// mutant is a safety check of the model with -DMUTANT_name, plus defines,
+// that must report want.
+func mutant(name, want, about string, defines ...string) Check {
+	depth := shallow
+	for _, d := range defines {
+		if d == "FOREVER" {
+			depth = deep
+		}
+	}
+	return Check{
+		Name:    "mutant/" + strings.ReplaceAll(strings.ToLower(name), "_", "-"),
+		Defines: append([]string{"MUTANT_" + name}, defines...),
+		Depth:   depth,
+		Want:    want,
+		About:   about,
+	}
+}
+
+// Judge compares what pan reported with what c expects. It returns nil if
+// they agree.
+func (c Check) Judge(r Result) error {
+	switch {
+	case c.Want == "" && r.Errors > 0:
+		return fmt.Errorf("%s: pan found %q", c.Name, r.Violation)
+	case c.Want == "" && r.Incomplete != "":
+		return fmt.Errorf("%s: no error found, but the search is incomplete: %s", c.Name, r.Incomplete)
+	case c.Want != "" && r.Errors == 0:
+		if r.Incomplete != "" {
+			return fmt.Errorf("%s: pan found no error, and its search is incomplete (%s); it must find %q", c.Name, r.Incomplete, c.Want)
+		}
+		return fmt.Errorf("%s: the mutant survived: pan found no error, and it must find %q", c.Name, c.Want)
+	case c.Want != "" && !strings.Contains(r.Violation, c.Want):
+		return fmt.Errorf("%s: pan found %q, and it must find %q", c.Name, r.Violation, c.Want)
+	}
+	return nil
+}
+
+// macroNames returns the names of c's defines, without their values.
+func (c Check) macroNames() []string {
+	var names []string
+	for _, d := range c.Defines {
+		name, _, _ := strings.Cut(d, "=")
+		names = append(names, name)
+	}
+	return names
+}
+
+// checkDefines fails if the model never mentions one of the macros c
+// defines: a misspelt or renamed macro changes nothing, and a check that
+// must pass would pass for the wrong reason.
+func (c Check) checkDefines(model string) error {
+	for _, name := range c.macroNames() {
+		if !regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`).MatchString(model) {
+			return fmt.Errorf("%s: the model never mentions the macro %s, so -D%s would change nothing: rename it in the suite (tools/internal/model/checks.go) or in the model", c.Name, name, name)
+		}
+	}
+	return nil
+}

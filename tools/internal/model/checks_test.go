@@ -1,0 +1,117 @@
+package model
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const modelPath = "../../../model/spinbit.pml"
+
+func readModel(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(modelPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestSuiteMatchesModel(t *testing.T) {
+	model := readModel(t)
+	names := map[string]bool{}
+	checked := map[string]bool{}
+	for _, c := range Suite() {
+		if names[c.Name] {
+			t.Errorf("two checks are named %s", c.Name)
+		}
+		names[c.Name] = true
+		if err := c.checkDefines(model); err != nil {
+			t.Error(err)
+		}
+		if c.Mode == Liveness && !regexp.MustCompile(`\bltl `+c.Claim+` \{`).MatchString(model) {
+			t.Errorf("%s: the model has no ltl formula %q", c.Name, c.Claim)
+		}
+		if c.Depth <= 0 {
+			t.Errorf("%s: Depth %d; pan needs a positive -m", c.Name, c.Depth)
+		}
+		for _, n := range c.macroNames() {
+			if strings.HasPrefix(n, "MUTANT_") {
+				checked[n] = true
+				if c.Want == "" {
+					t.Errorf("%s defines %s and expects no error; a mutant's check must expect one", c.Name, n)
+				}
+			}
+		}
+	}
+	// A mutant the model has but the suite never runs is a check lost.
+	for _, m := range regexp.MustCompile(`\bMUTANT_[A-Z0-9_]+`).FindAllString(model, -1) {
+		if !checked[m] {
+			t.Errorf("the model has %s, but no check of the suite defines it", m)
+		}
+	}
+}
+
+func TestCheckDefinesWholeWords(t *testing.T) {
+	c := Check{Name: "x", Defines: []string{"NM=4", "MUTANT_LIFO"}}
+	if err := c.checkDefines("#if NM >= 4\n#ifdef MUTANT_LIFO\n"); err != nil {
+		t.Errorf("checkDefines: %v; want nil", err)
+	}
+	err := c.checkDefines("#if NMX >= 4\n#ifdef MUTANT_LIFO_2\n")
+	if err == nil || !strings.Contains(err.Error(), "never mentions the macro NM") {
+		t.Errorf("checkDefines with NM only inside NMX: %v; want an error naming NM", err)
+	}
+}
+
+func TestJudge(t *testing.T) {
+	pass := Check{Name: "base/x"}
+	mut := Check{Name: "mutant/x", Want: "invalid end state"}
+	holds := Result{States: 10}
+	lost := Result{Errors: 1, Violation: "invalid end state", Incomplete: "search not completed"}
+	assertion := Result{Errors: 1, Violation: "assertion violated (holders==1)"}
+	for _, tt := range []struct {
+		name    string
+		c       Check
+		r       Result
+		wantErr string // "" for nil
+	}{
+		{"holds", pass, holds, ""},
+		{"error found", pass, assertion, `pan found "assertion violated (holders==1)"`},
+		{"incomplete", pass, Result{Incomplete: "max search depth too small"}, "search is incomplete"},
+		{"mutant rejected", mut, lost, ""},
+		{"mutant survived", mut, holds, "the mutant survived"},
+		{"mutant incomplete", mut, Result{Incomplete: "out of memory"}, "search is incomplete (out of memory)"},
+		{"mutant wrong error", mut, assertion, `and it must find "invalid end state"`},
+	} {
+		err := tt.c.Judge(tt.r)
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("%s: Judge = %v; want nil", tt.name, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("%s: Judge = %v; want an error containing %q", tt.name, err, tt.wantErr)
+		}
+	}
+}
+
+func TestArgs(t *testing.T) {
+	c := Check{Name: "l", Defines: []string{"FOREVER", "NM=4"}, Mode: Liveness, Claim: "wakes", Depth: 7}
+	if got, want := strings.Join(c.spinArgs("m.pml"), " "), "-DFOREVER -DNM=4 -a m.pml"; got != want {
+		t.Errorf("spinArgs = %q; want %q", got, want)
+	}
+	if got, want := strings.Join(c.panArgs(), " "), "-m7 -a -f -N wakes"; got != want {
+		t.Errorf("panArgs = %q; want %q", got, want)
+	}
+	cc := strings.Join(c.ccArgs(), " ")
+	if strings.Contains(cc, "-DSAFETY") || !strings.Contains(cc, "-DNFAIR=") {
+		t.Errorf("ccArgs for liveness = %q; want weak fairness room and no -DSAFETY", cc)
+	}
+	s := Check{Name: "s", Depth: 9, Want: "x"}
+	if got, want := strings.Join(s.panArgs(), " "), "-m9"; got != want {
+		t.Errorf("panArgs = %q; want %q", got, want)
+	}
+	cc = strings.Join(s.ccArgs(), " ")
+	if !strings.Contains(cc, "-DSAFETY -DNOCLAIM") {
+		t.Errorf("ccArgs for safety = %q; want -DSAFETY -DNOCLAIM", cc)
+	}
+}

@@ -1,0 +1,145 @@
+package model
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"regexp"
+	"strings"
+)
+
+// The model ties each of its steps to the Go code with a comment such as
+//
+//	/* go lock2: `old8 := atomic.Xchg8(k8, mutexLocked)` */
+//
+// naming a Go function and quoting, in backquotes, the statements the step
+// stands for. CheckQuotes verifies that the function still contains each
+// quoted statement, so that a change to the Go code shows which steps of the
+// model to look at again. Every atomic step carries such a comment, or one
+// tagged "mutant" (a step only a mutant has), "fix" (the proposed fix) or
+// "model" (a step of the checking machinery).
+
+var (
+	comment   = regexp.MustCompile(`(?s)/\*(.*?)\*/`)
+	goTag     = regexp.MustCompile(`(?:^|\s)go ([A-Za-z_]\w*):\s`)
+	fragment  = regexp.MustCompile("`([^`]+)`")
+	stepTag   = regexp.MustCompile(`/\*\s*(go [A-Za-z_]\w*:|mutant|fix|model)`)
+	spaceRuns = regexp.MustCompile(`\s+`)
+)
+
+// A quote is one Go statement that the model quotes.
+type quote struct {
+	line int    // in the model
+	fn   string // the Go function it is from
+	text string
+}
+
+// quotes returns the statements quoted in model's comments.
+func quotes(model string) ([]quote, error) {
+	var qs []quote
+	for _, loc := range comment.FindAllStringSubmatchIndex(model, -1) {
+		body := model[loc[2]:loc[3]]
+		tag := goTag.FindStringSubmatchIndex(body)
+		if tag == nil {
+			continue
+		}
+		fn := body[tag[2]:tag[3]]
+		line := 1 + strings.Count(model[:loc[2]+tag[0]], "\n")
+		frags := fragment.FindAllStringSubmatch(body[tag[1]:], -1)
+		if len(frags) == 0 {
+			return nil, fmt.Errorf("model line %d: the comment names the Go function %s but quotes none of its statements in backquotes", line, fn)
+		}
+		for _, f := range frags {
+			qs = append(qs, quote{line, fn, f[1]})
+		}
+	}
+	return qs, nil
+}
+
+// untaggedSteps returns the model's lines that open an atomic step without
+// a comment saying what it stands for.
+func untaggedSteps(model string) []int {
+	var lines []int
+	for i, l := range strings.Split(model, "\n") {
+		if strings.Contains(l, "atomic {") && !stepTag.MatchString(l) {
+			lines = append(lines, i+1)
+		}
+	}
+	return lines
+}
+
+// funcBodies returns the source of each function declared in the Go file
+// src, whitespace runs folded to one space.
+func funcBodies(name string, src []byte, into map[string]string) error {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+	if err != nil {
+		return err
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		start, end := fset.Position(fd.Pos()).Offset, fset.Position(fd.End()).Offset
+		into[fd.Name.Name] = fold(string(src[start:end]))
+	}
+	return nil
+}
+
+func fold(s string) string { return strings.TrimSpace(spaceRuns.ReplaceAllString(s, " ")) }
+
+// CheckQuotes returns an error listing every step of model that lacks a
+// comment and every quoted statement that the named function in goFiles
+// (file name to source) does not contain.
+func CheckQuotes(model string, goFiles map[string][]byte) error {
+	var problems []string
+	for _, l := range untaggedSteps(model) {
+		problems = append(problems, fmt.Sprintf("model line %d: the atomic step has no comment saying what it stands for (/* go FUNC: `statement` */, or /* mutant, fix or model: ... */)", l))
+	}
+	bodies := map[string]string{}
+	for name, src := range goFiles {
+		if err := funcBodies(name, src, bodies); err != nil {
+			return fmt.Errorf("parsing %s: %v", name, err)
+		}
+	}
+	qs, err := quotes(model)
+	if err != nil {
+		return err
+	}
+	if len(qs) == 0 {
+		problems = append(problems, "the model quotes no Go statement at all")
+	}
+	for _, q := range qs {
+		body, ok := bodies[q.fn]
+		switch {
+		case !ok:
+			problems = append(problems, fmt.Sprintf("model line %d: no function %s in the Go files", q.line, q.fn))
+		case !strings.Contains(body, fold(q.text)):
+			problems = append(problems, fmt.Sprintf("model line %d: %s no longer contains `%s`", q.line, q.fn, q.text))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("the model and the Go code disagree; update model/spinbit.pml to match the Go code (and the checks' expectations in tools/internal/model/checks.go if its behaviour changed):\n\t%s", strings.Join(problems, "\n\t"))
+	}
+	return nil
+}
+
+// checkQuoteFiles reads the files and runs CheckQuotes.
+func checkQuoteFiles(model string, goFiles []string) error {
+	m, err := os.ReadFile(model)
+	if err != nil {
+		return err
+	}
+	srcs := map[string][]byte{}
+	for _, f := range goFiles {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("reading the Go code the model quotes: %v (run ./make.bash first to lay out goroot/)", err)
+		}
+		srcs[f] = b
+	}
+	return CheckQuotes(string(m), srcs)
+}

@@ -1,0 +1,81 @@
+package model
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const fakeGo = `package runtime
+
+func lock2(l *mutex) {
+	old8 := atomic.Xchg8(k8,
+		mutexLocked)
+	if old8&mutexLocked == 0 {
+		return
+	}
+}
+
+func unlock2(l *mutex) {
+	atomic.Xchg8(key8(&l.key), 0)
+}
+`
+
+func TestCheckQuotes(t *testing.T) {
+	goFiles := map[string][]byte{"lock.go": []byte(fakeGo)}
+	for _, tt := range []struct {
+		name, model string
+		wantErr     []string // all must appear; none means no error
+	}{
+		{"match", "atomic {  /* go lock2: `old8 := atomic.Xchg8(k8, mutexLocked)`, `if old8&mutexLocked == 0` */\n", nil},
+		{"multi-line comment", "atomic {  /* go unlock2: `atomic.Xchg8(key8(&l.key), 0)`\n * and `atomic.Xchg8(key8(&l.key),\n 0)` */\n", nil},
+		{"other tags", "atomic { /* mutant: x */\natomic { /* model: y */\natomic { /* fix unlock2: z */\n/* go lock2: `return` */\n", nil},
+		{"statement gone", "line 1\natomic { /* go lock2: `atomic.Or8(k8, mutexSleeping)` */\n",
+			[]string{"model line 2: lock2 no longer contains `atomic.Or8(k8, mutexSleeping)`"}},
+		{"statement in another function", "/* go unlock2: `return` */\n",
+			[]string{"unlock2 no longer contains `return`"}},
+		{"no such function", "/* go lock3: `return` */\n", []string{"no function lock3"}},
+		{"untagged step", "/* go lock2: `return` */\n\tatomic { x = 1 }\n",
+			[]string{"model line 2: the atomic step has no comment"}},
+		{"nothing quoted", "atomic { /* model: x */ }\n", []string{"quotes no Go statement at all"}},
+	} {
+		err := CheckQuotes(tt.model, goFiles)
+		if len(tt.wantErr) == 0 {
+			if err != nil {
+				t.Errorf("%s: CheckQuotes = %v; want nil", tt.name, err)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("%s: CheckQuotes = nil; want an error", tt.name)
+			continue
+		}
+		for _, w := range tt.wantErr {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: CheckQuotes = %v; want it to contain %q", tt.name, err, w)
+			}
+		}
+	}
+}
+
+func TestCheckQuotesTagWithoutQuote(t *testing.T) {
+	err := CheckQuotes("/* go lock2: the swap */\n", map[string][]byte{"lock.go": []byte(fakeGo)})
+	if err == nil || !strings.Contains(err.Error(), "quotes none of its statements") {
+		t.Errorf("CheckQuotes = %v; want an error about a tag without a quote", err)
+	}
+}
+
+// The real model must quote the real Go code. goroot/ is laid out by
+// ./make.bash, and is missing from a bare checkout of this repository.
+func TestRealQuotes(t *testing.T) {
+	opts := DefaultOptions("../../..")
+	for _, f := range opts.GoFiles {
+		if _, err := os.Stat(f); err != nil {
+			t.Skipf("%s is missing (./make.bash lays out goroot/): %v", filepath.Base(f), err)
+		}
+	}
+	if err := checkQuoteFiles(opts.Model, opts.GoFiles); err != nil {
+		t.Error(err)
+	}
+}

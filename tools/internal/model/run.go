@@ -1,0 +1,191 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go-spinbit.dev/tools/internal/apt"
+)
+
+// SkippedError reports that the checks could not run on this machine, and
+// why. It is never returned for checks that ran, whatever their outcome.
+type SkippedError struct{ Reason string }
+
+func (e *SkippedError) Error() string { return "model checks not run: " + e.Reason }
+
+// Skipped reports whether err says the checks were not run, and if so why.
+func Skipped(err error) (reason string, ok bool) {
+	var s *SkippedError
+	if errors.As(err, &s) {
+		return s.Reason, true
+	}
+	return "", false
+}
+
+// Tools are the programs a check needs: spin, a C compiler for the
+// verifier it generates, and nice, to run the verifier at a low priority
+// on a shared machine ("" to run it as it is).
+type Tools struct {
+	Spin, CC, Nice string
+}
+
+// needs maps each program to the Debian package that provides it.
+var needs = []struct{ prog, pkg string }{
+	{"spin", "spin"},
+	{"cc", "gcc"},
+}
+
+// host is what FindTools needs from the machine, so that tests can replace it.
+type host struct {
+	lookPath func(string) (string, error)
+	euid     func() int
+	install  func(ctx context.Context, pkgs []string, stdout, stderr io.Writer) error
+}
+
+var realHost = host{
+	lookPath: exec.LookPath,
+	euid:     os.Geteuid,
+	install: func(ctx context.Context, pkgs []string, stdout, stderr io.Writer) error {
+		return apt.Install(ctx, stdout, stderr, pkgs...)
+	},
+}
+
+// FindTools returns the programs the checks need, installing the Debian
+// packages of the missing ones first when it can. It returns a
+// *SkippedError if one stays missing.
+func FindTools(ctx context.Context, stdout, stderr io.Writer) (Tools, error) {
+	return realHost.findTools(ctx, stdout, stderr)
+}
+
+func (h host) findTools(ctx context.Context, stdout, stderr io.Writer) (Tools, error) {
+	var missing, pkgs []string
+	for _, n := range needs {
+		if _, err := h.lookPath(n.prog); err != nil {
+			missing = append(missing, n.prog)
+			pkgs = append(pkgs, n.pkg)
+		}
+	}
+	if len(missing) > 0 {
+		what := fmt.Sprintf("%s not on PATH", strings.Join(missing, " and "))
+		how := fmt.Sprintf("install the Debian package %s (apt-get install %s) or put the programs on PATH", strings.Join(pkgs, " and "), strings.Join(pkgs, " "))
+		if h.euid() != 0 {
+			return Tools{}, &SkippedError{fmt.Sprintf("%s, and installing needs root: %s", what, how)}
+		}
+		if _, err := h.lookPath("apt-get"); err != nil {
+			return Tools{}, &SkippedError{fmt.Sprintf("%s, and there is no apt-get to install them: %s", what, how)}
+		}
+		fmt.Fprintf(stderr, "model: %s; installing %s\n", what, strings.Join(pkgs, " "))
+		if err := h.install(ctx, pkgs, stdout, stderr); err != nil {
+			if ctx.Err() != nil {
+				return Tools{}, ctx.Err()
+			}
+			return Tools{}, &SkippedError{fmt.Sprintf("%s, and installing them failed (%v): %s", what, err, how)}
+		}
+	}
+	var t Tools
+	var err error
+	if t.Spin, err = h.lookPath("spin"); err != nil {
+		return Tools{}, &SkippedError{"spin is still not on PATH after installing the spin package"}
+	}
+	if t.CC, err = h.lookPath("cc"); err != nil {
+		return Tools{}, &SkippedError{"cc is still not on PATH after installing the gcc package"}
+	}
+	t.Nice, _ = h.lookPath("nice") // optional
+	return t, nil
+}
+
+// memLimitMB bounds the memory of one pan run (its -DMEMLIM): the largest
+// check needs under a gigabyte, and the machine is shared.
+const memLimitMB = 3072
+
+// Run runs c on the model file model in dir, an empty directory for the
+// files spin and pan write (pan.c, pan, and a trail on an error), and
+// returns what pan reported and the time the whole run took, generation
+// and compilation included.
+func (t Tools) Run(ctx context.Context, dir, model string, c Check) (Result, time.Duration, error) {
+	start := time.Now()
+	src, err := os.ReadFile(model)
+	if err != nil {
+		return Result{}, 0, err
+	}
+	if err := c.checkDefines(string(src)); err != nil {
+		return Result{}, 0, err
+	}
+	// spin names the trail after the model and looks for it beside it.
+	if err := os.WriteFile(filepath.Join(dir, filepath.Base(model)), src, 0o644); err != nil {
+		return Result{}, 0, err
+	}
+	if _, err := t.run(ctx, dir, t.Spin, c.spinArgs(filepath.Base(model))...); err != nil {
+		return Result{}, 0, fmt.Errorf("%s: generating the verifier: %v", c.Name, err)
+	}
+	if _, err := t.run(ctx, dir, t.CC, c.ccArgs()...); err != nil {
+		return Result{}, 0, fmt.Errorf("%s: compiling the verifier: %v", c.Name, err)
+	}
+	argv := append([]string{filepath.Join(dir, "pan")}, c.panArgs()...)
+	if t.Nice != "" {
+		argv = append([]string{t.Nice, "-n", "10"}, argv...)
+	}
+	out, err := t.run(ctx, dir, argv[0], argv[1:]...)
+	if err != nil {
+		return Result{}, 0, fmt.Errorf("%s: running the verifier: %v", c.Name, err)
+	}
+	r, err := Parse(out)
+	if err != nil {
+		return r, 0, fmt.Errorf("%s: %v", c.Name, err)
+	}
+	return r, time.Since(start), nil
+}
+
+func (c Check) spinArgs(model string) []string {
+	var args []string
+	for _, d := range c.Defines {
+		args = append(args, "-D"+d)
+	}
+	return append(args, "-a", model)
+}
+
+func (c Check) ccArgs() []string {
+	// Errors stop pan early, so a check that expects one gains nothing
+	// from an optimized verifier and saves the compiler's time.
+	opt := "-O1"
+	if c.Want != "" {
+		opt = "-O0"
+	}
+	args := []string{opt, "-w", "-DCOLLAPSE", fmt.Sprintf("-DMEMLIM=%d", memLimitMB)}
+	if c.Mode == Safety {
+		args = append(args, "-DSAFETY", "-DNOCLAIM")
+	} else {
+		// Weak fairness needs room for every process: the Ms, monitor,
+		// final, init and the claim.
+		args = append(args, "-DNFAIR=3")
+	}
+	return append(args, "-o", "pan", "pan.c")
+}
+
+func (c Check) panArgs() []string {
+	args := []string{fmt.Sprintf("-m%d", c.Depth)}
+	if c.Mode == Liveness {
+		args = append(args, "-a", "-f", "-N", c.Claim)
+	}
+	return args
+}
+
+// run runs name with args in dir and returns its output, both streams.
+func (t Tools) run(ctx context.Context, dir, name string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return out.String(), fmt.Errorf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, tail(out.String(), 20))
+	}
+	return out.String(), nil
+}
