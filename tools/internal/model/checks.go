@@ -31,7 +31,7 @@ type Check struct {
 	// Name identifies the check in reports, such as "base/safety".
 	Name string
 	// Defines are the macros spin's preprocessor gets, each NAME or
-	// NAME=VALUE, selecting the model's size, mode, fix and mutant.
+	// NAME=VALUE, selecting the model's size, mode and mutant.
 	Defines []string
 	Mode    Mode
 	// Claim names the ltl formula a Liveness check verifies.

@@ -18,14 +18,14 @@ import (
 // stands for. CheckQuotes verifies that the function still contains each
 // quoted statement, so that a change to the Go code shows which steps of the
 // model to look at again. Every atomic step carries such a comment, or one
-// tagged "mutant" (a step only a mutant has), "fix" (the proposed fix) or
-// "model" (a step of the checking machinery).
+// tagged "mutant" (a step only a mutant has) or "model" (a step of the
+// checking machinery).
 
 var (
 	comment   = regexp.MustCompile(`(?s)/\*(.*?)\*/`)
 	goTag     = regexp.MustCompile(`(?:^|\s)go ([A-Za-z_]\w*):\s`)
 	fragment  = regexp.MustCompile("`([^`]+)`")
-	stepTag   = regexp.MustCompile(`/\*\s*(go [A-Za-z_]\w*:|mutant|fix|model)`)
+	stepTag   = regexp.MustCompile(`/\*\s*(go [A-Za-z_]\w*:|mutant|model)`)
 	spaceRuns = regexp.MustCompile(`\s+`)
 )
 
@@ -97,7 +97,7 @@ func fold(s string) string { return strings.TrimSpace(spaceRuns.ReplaceAllString
 func CheckQuotes(model string, goFiles map[string][]byte) error {
 	var problems []string
 	for _, l := range untaggedSteps(model) {
-		problems = append(problems, fmt.Sprintf("model line %d: the atomic step has no comment saying what it stands for (/* go FUNC: `statement` */, or /* mutant, fix or model: ... */)", l))
+		problems = append(problems, fmt.Sprintf("model line %d: the atomic step has no comment saying what it stands for (/* go FUNC: `statement` */, or /* mutant: ... */ or /* model: ... */)", l))
 	}
 	bodies := map[string]string{}
 	for name, src := range goFiles {
