@@ -18,6 +18,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"go-spinbit.dev/tools/internal/apt"
 )
 
 // Options says what to build and run.
@@ -186,18 +188,7 @@ var realHost = host{
 
 // aptInstall installs Debian's qemu-user-static package.
 func aptInstall(ctx context.Context, stdout, stderr io.Writer) error {
-	for _, argv := range [][]string{
-		{"apt-get", "update"},
-		{"apt-get", "install", "-y", "qemu-user-static"},
-	} {
-		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-		cmd.Stdout, cmd.Stderr = stdout, stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%s: %v", strings.Join(argv, " "), err)
-		}
-	}
-	return nil
+	return apt.Install(ctx, stdout, stderr, "qemu-user-static")
 }
 
 // findEmulator returns the path of the emulator binary name, installing
