@@ -305,7 +305,7 @@ proctype M(byte me) {
 
 	/* ---- lock2 ---- */
 lock2:
-	atomic {        /* go lock2: `old8 := atomic.Xchg8(k8, mutexLocked)`, `if old8&mutexLocked == 0`, `if old8&mutexSleeping != 0` */
+	atomic {        /* go lock2: `prev := atomic.Xchg8(key8(&l.key), mutexLocked)`, `if prev&mutexLocked != 0`, `if prev&mutexSleeping != 0` */
 		old8 = key & lowByte;
 		key = (key & ~lowByte) | mutexLocked;
 		if
@@ -325,7 +325,7 @@ lock2:
 		fi
 	}
 or8:
-	atomic {        /* go lock2: `atomic.Or8(k8, mutexSleeping)` */
+	atomic {        /* go lock2: `atomic.Or8(key8(&l.key), mutexSleeping)` */
 		key = key | mutexSleeping;
 		goto holding
 	}

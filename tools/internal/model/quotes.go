@@ -12,7 +12,7 @@ import (
 
 // The model ties each of its steps to the Go code with a comment such as
 //
-//	/* go lock2: `old8 := atomic.Xchg8(k8, mutexLocked)` */
+//	/* go lock2: `prev := atomic.Xchg8(key8(&l.key), mutexLocked)` */
 //
 // naming a Go function and quoting, in backquotes, the statements the step
 // stands for. CheckQuotes verifies that the function still contains each
