@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"go-spinbit.dev/tools/internal/crossarch"
 	"go-spinbit.dev/tools/internal/fork"
 	"go-spinbit.dev/tools/internal/toolchain"
 )
@@ -174,15 +175,35 @@ func output(ctx context.Context, dir string, env []string, name string, args ...
 	return strings.TrimSpace(string(out)), nil
 }
 
+// forkEnv is env for running the fork's go command: its own GOROOT, no
+// other toolchain, and the default target, flags and experiments.
 func forkEnv(env []string) []string {
-	out := []string{"GOTOOLCHAIN=local"}
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GOROOT", "GOFLAGS", "GOTOOLCHAIN", "GOEXPERIMENT", "GOOS", "GOARCH":
-			continue
-		}
-		out = append(out, kv)
+	return append(toolchain.EnvWithout(env, "GOROOT", "GOFLAGS", "GOTOOLCHAIN", "GOEXPERIMENT", "GOOS", "GOARCH"), "GOTOOLCHAIN=local")
+}
+
+// crossTest runs the tests that opts names for linux/opts.GOARCH with the
+// fork's go command, once per emulated CPU model in cpus ("" for the
+// emulator's default; no cpus means one run on the default). An arch that
+// cannot run here is a skip with the reason.
+func crossTest(opts crossarch.Options, cpus ...string) func(context.Context, fork.Repo) error {
+	if len(cpus) == 0 {
+		cpus = []string{""}
 	}
-	return out
+	return func(ctx context.Context, r fork.Repo) error {
+		for _, cpu := range cpus {
+			o := opts
+			o.Go, o.CPU = r.GoCommand(), cpu
+			err := crossarch.Run(ctx, o)
+			if reason, ok := crossarch.Skipped(err); ok {
+				return skip("%s", reason)
+			}
+			if err != nil {
+				if cpu != "" {
+					return fmt.Errorf("QEMU_CPU=%s: %v", cpu, err)
+				}
+				return err
+			}
+		}
+		return nil
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"go-spinbit.dev/tools/internal/toolchain"
 )
 
 // buildEnv is the environment for a toolchain's go command: the caller's,
@@ -12,7 +14,7 @@ import (
 // GOENV=off keeps the user's go env file (which here sets GOFLAGS) out,
 // because an empty GOFLAGS variable does not override that file.
 func buildEnv(base []string, goroot, experiment string) []string {
-	env := without(base, "GOROOT", "GOFLAGS", "GOTOOLCHAIN", "GOEXPERIMENT", "GOENV", "GOWORK",
+	env := toolchain.EnvWithout(base, "GOROOT", "GOFLAGS", "GOTOOLCHAIN", "GOEXPERIMENT", "GOENV", "GOWORK",
 		"GOOS", "GOARCH", "GOAMD64", "GOARM64", "CGO_ENABLED", "GODEBUG")
 	env = append(env,
 		"GOROOT="+goroot,
@@ -32,25 +34,7 @@ func buildEnv(base []string, goroot, experiment string) []string {
 // toolchains' runs differently than to others (GODEBUG defaults differ by
 // release) or override -test.cpu.
 func runEnv(base []string) []string {
-	return without(base, "GOMAXPROCS", "GODEBUG", "GOGC", "GOMEMLIMIT", "GOTRACEBACK", "GOEXPERIMENT")
-}
-
-// without drops the variables named.
-func without(env []string, names ...string) []string {
-	var out []string
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		drop := false
-		for _, n := range names {
-			if k == n {
-				drop = true
-			}
-		}
-		if !drop {
-			out = append(out, kv)
-		}
-	}
-	return out
+	return toolchain.EnvWithout(base, "GOMAXPROCS", "GODEBUG", "GOGC", "GOMEMLIMIT", "GOTRACEBACK", "GOEXPERIMENT")
 }
 
 // prependPath puts dir first on PATH.

@@ -80,14 +80,5 @@ func (r Repo) Build(ctx context.Context, force bool, logf func(string, ...any)) 
 // buildEnv drops settings of the calling environment that would make
 // make.bash build something other than goroot/ as it stands.
 func buildEnv(env []string) []string {
-	var out []string
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GOROOT", "GOFLAGS", "GOTOOLCHAIN", "GOROOT_BOOTSTRAP", "GOBIN", "GOOS", "GOARCH":
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
+	return toolchain.EnvWithout(env, "GOROOT", "GOFLAGS", "GOTOOLCHAIN", "GOROOT_BOOTSTRAP", "GOBIN", "GOOS", "GOARCH")
 }

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -33,7 +34,8 @@ func GOROOT(ctx context.Context, version string) (string, error) {
 		return "", err
 	}
 	cmd := exec.CommandContext(ctx, gocmd, "env", "GOROOT")
-	cmd.Env = append(cleanEnv(os.Environ()), "GOTOOLCHAIN="+version)
+	// Nothing may make `go env GOROOT` report anything but the release.
+	cmd.Env = append(EnvWithout(os.Environ(), "GOTOOLCHAIN", "GOROOT", "GOFLAGS"), "GOTOOLCHAIN="+version)
 	// Run outside any module so that no go.mod or go.work can pick another
 	// toolchain.
 	cmd.Dir = os.TempDir()
@@ -85,15 +87,16 @@ func ZipHash(version string) (string, error) {
 	return strings.TrimSpace(string(b)), nil
 }
 
-// cleanEnv drops settings that would make `go env GOROOT` report anything but
-// the requested release.
-func cleanEnv(env []string) []string {
+// EnvWithout returns env less the variables named. The tools use it to run
+// a go command that must not pick up the caller's choice of toolchain,
+// target, flags or experiments.
+func EnvWithout(env []string, names ...string) []string {
 	var out []string
 	for _, kv := range env {
-		if strings.HasPrefix(kv, "GOTOOLCHAIN=") || strings.HasPrefix(kv, "GOROOT=") || strings.HasPrefix(kv, "GOFLAGS=") {
-			continue
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(names, k) {
+			out = append(out, kv)
 		}
-		out = append(out, kv)
 	}
 	return out
 }
