@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"go-spinbit.dev/tools/internal/apt"
+	"go-spinbit.dev/tools/internal/toolchain"
 )
 
 // Options says what to build and run.
@@ -124,17 +125,9 @@ func Emulator(goarch, hostArch string) (string, error) {
 // that could pick another toolchain, another target or extra flags, plus
 // the target settings, plus extra.
 func buildEnv(env []string, goarch string, extra []string) []string {
-	var out []string
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GOROOT", "GOFLAGS", "GOTOOLCHAIN", "GOOS", "GOARCH", "CGO_ENABLED", "GOEXPERIMENT",
-			"GO386", "GOAMD64", "GOARM", "GOARM64", "GOMIPS", "GOMIPS64", "GOPPC64", "GORISCV64", "GOWASM",
-			"QEMU_CPU", "QEMU_LD_PREFIX":
-			continue
-		}
-		out = append(out, kv)
-	}
+	out := toolchain.EnvWithout(env, "GOROOT", "GOFLAGS", "GOTOOLCHAIN", "GOOS", "GOARCH", "CGO_ENABLED", "GOEXPERIMENT",
+		"GO386", "GOAMD64", "GOARM", "GOARM64", "GOMIPS", "GOMIPS64", "GOPPC64", "GORISCV64", "GOWASM",
+		"QEMU_CPU", "QEMU_LD_PREFIX")
 	out = append(out, "GOOS=linux", "GOARCH="+goarch, "CGO_ENABLED=0", "GOTOOLCHAIN=local", "GOFLAGS=")
 	return append(out, extra...)
 }
@@ -172,50 +165,25 @@ func testBinaryName(pkg, goarch string) string {
 
 // host is what Run needs from the machine, so that tests can replace it.
 type host struct {
-	arch     string
-	lookPath func(string) (string, error)
-	euid     func() int
-	// install runs the commands that install qemu-user-static.
-	install func(ctx context.Context, stdout, stderr io.Writer) error
+	arch string
+	apt  apt.Host // finds qemu-user-static's emulators, installing them if it can
 }
 
-var realHost = host{
-	arch:     runtime.GOARCH,
-	lookPath: exec.LookPath,
-	euid:     os.Geteuid,
-	install:  aptInstall,
-}
-
-// aptInstall installs Debian's qemu-user-static package.
-func aptInstall(ctx context.Context, stdout, stderr io.Writer) error {
-	return apt.Install(ctx, stdout, stderr, "qemu-user-static")
-}
+var realHost = host{arch: runtime.GOARCH, apt: apt.Machine}
 
 // findEmulator returns the path of the emulator binary name, installing
-// qemu-user-static first if it is missing and we are root. It returns a
-// *SkippedError if the emulator stays unavailable.
+// qemu-user-static first if it is missing and can be installed. It returns
+// a *SkippedError if the emulator stays unavailable.
 func (h host) findEmulator(ctx context.Context, goarch, name string, stdout, stderr io.Writer) (string, error) {
-	if p, err := h.lookPath(name); err == nil {
-		return p, nil
+	paths, err := h.apt.Find(ctx, stdout, stderr, apt.Need{Program: name, Package: "qemu-user-static"})
+	var missing *apt.MissingError
+	if errors.As(err, &missing) {
+		return "", &SkippedError{goarch, missing.Reason}
 	}
-	if h.euid() != 0 {
-		return "", &SkippedError{goarch, fmt.Sprintf("%s is not on PATH and installing qemu-user-static needs root", name)}
-	}
-	if _, err := h.lookPath("apt-get"); err != nil {
-		return "", &SkippedError{goarch, fmt.Sprintf("%s is not on PATH and there is no apt-get to install qemu-user-static", name)}
-	}
-	fmt.Fprintf(stderr, "crossarch: %s not found; installing qemu-user-static\n", name)
-	if err := h.install(ctx, stdout, stderr); err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		return "", &SkippedError{goarch, fmt.Sprintf("%s is not on PATH and installing qemu-user-static failed: %v", name, err)}
-	}
-	p, err := h.lookPath(name)
 	if err != nil {
-		return "", &SkippedError{goarch, fmt.Sprintf("%s is still not on PATH after installing qemu-user-static", name)}
+		return "", err
 	}
-	return p, nil
+	return paths[0], nil
 }
 
 // Run builds the tests of opts.Package for linux/opts.GOARCH with opts.Go

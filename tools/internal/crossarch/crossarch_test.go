@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go-spinbit.dev/tools/internal/apt"
 )
 
 func TestEmulator(t *testing.T) {
@@ -108,22 +110,24 @@ type fakeHost struct {
 func (f *fakeHost) host() host {
 	return host{
 		arch: "amd64",
-		lookPath: func(name string) (string, error) {
-			list := f.path
-			if f.installs > 0 {
-				list = append(append([]string(nil), f.path...), f.afterInstall...)
-			}
-			for _, p := range list {
-				if p == name {
-					return "/usr/bin/" + name, nil
+		apt: apt.Host{
+			LookPath: func(name string) (string, error) {
+				list := f.path
+				if f.installs > 0 {
+					list = append(append([]string(nil), f.path...), f.afterInstall...)
 				}
-			}
-			return "", exec.ErrNotFound
-		},
-		euid: func() int { return f.euid },
-		install: func(context.Context, io.Writer, io.Writer) error {
-			f.installs++
-			return f.installErr
+				for _, p := range list {
+					if p == name {
+						return "/usr/bin/" + name, nil
+					}
+				}
+				return "", exec.ErrNotFound
+			},
+			Euid: func() int { return f.euid },
+			Install: func(context.Context, io.Writer, io.Writer, ...string) error {
+				f.installs++
+				return f.installErr
+			},
 		},
 	}
 }

@@ -37,68 +37,30 @@ type Tools struct {
 	Spin, CC, Nice string
 }
 
-// needs maps each program to the Debian package that provides it.
-var needs = []struct{ prog, pkg string }{
-	{"spin", "spin"},
-	{"cc", "gcc"},
-}
-
-// host is what FindTools needs from the machine, so that tests can replace it.
-type host struct {
-	lookPath func(string) (string, error)
-	euid     func() int
-	install  func(ctx context.Context, pkgs []string, stdout, stderr io.Writer) error
-}
-
-var realHost = host{
-	lookPath: exec.LookPath,
-	euid:     os.Geteuid,
-	install: func(ctx context.Context, pkgs []string, stdout, stderr io.Writer) error {
-		return apt.Install(ctx, stdout, stderr, pkgs...)
-	},
+// needs are the programs the checks cannot do without, and their packages.
+var needs = []apt.Need{
+	{Program: "spin", Package: "spin"},
+	{Program: "cc", Package: "gcc"},
 }
 
 // FindTools returns the programs the checks need, installing the Debian
 // packages of the missing ones first when it can. It returns a
 // *SkippedError if one stays missing.
 func FindTools(ctx context.Context, stdout, stderr io.Writer) (Tools, error) {
-	return realHost.findTools(ctx, stdout, stderr)
+	return findTools(ctx, apt.Machine, stdout, stderr)
 }
 
-func (h host) findTools(ctx context.Context, stdout, stderr io.Writer) (Tools, error) {
-	var missing, pkgs []string
-	for _, n := range needs {
-		if _, err := h.lookPath(n.prog); err != nil {
-			missing = append(missing, n.prog)
-			pkgs = append(pkgs, n.pkg)
-		}
+func findTools(ctx context.Context, h apt.Host, stdout, stderr io.Writer) (Tools, error) {
+	paths, err := h.Find(ctx, stdout, stderr, needs...)
+	var missing *apt.MissingError
+	if errors.As(err, &missing) {
+		return Tools{}, &SkippedError{missing.Reason}
 	}
-	if len(missing) > 0 {
-		what := fmt.Sprintf("%s not on PATH", strings.Join(missing, " and "))
-		how := fmt.Sprintf("install the Debian package %s (apt-get install %s) or put the programs on PATH", strings.Join(pkgs, " and "), strings.Join(pkgs, " "))
-		if h.euid() != 0 {
-			return Tools{}, &SkippedError{fmt.Sprintf("%s, and installing needs root: %s", what, how)}
-		}
-		if _, err := h.lookPath("apt-get"); err != nil {
-			return Tools{}, &SkippedError{fmt.Sprintf("%s, and there is no apt-get to install them: %s", what, how)}
-		}
-		fmt.Fprintf(stderr, "model: %s; installing %s\n", what, strings.Join(pkgs, " "))
-		if err := h.install(ctx, pkgs, stdout, stderr); err != nil {
-			if ctx.Err() != nil {
-				return Tools{}, ctx.Err()
-			}
-			return Tools{}, &SkippedError{fmt.Sprintf("%s, and installing them failed (%v): %s", what, err, how)}
-		}
+	if err != nil {
+		return Tools{}, err
 	}
-	var t Tools
-	var err error
-	if t.Spin, err = h.lookPath("spin"); err != nil {
-		return Tools{}, &SkippedError{"spin is still not on PATH after installing the spin package"}
-	}
-	if t.CC, err = h.lookPath("cc"); err != nil {
-		return Tools{}, &SkippedError{"cc is still not on PATH after installing the gcc package"}
-	}
-	t.Nice, _ = h.lookPath("nice") // optional
+	t := Tools{Spin: paths[0], CC: paths[1]}
+	t.Nice, _ = h.LookPath("nice") // optional
 	return t, nil
 }
 

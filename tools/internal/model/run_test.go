@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"go-spinbit.dev/tools/internal/apt"
 )
 
 // fakeHost has the programs in have and records installs.
@@ -18,29 +20,29 @@ type fakeHost struct {
 	installed  [][]string
 }
 
-func (f *fakeHost) host() host {
-	return host{
-		lookPath: func(name string) (string, error) {
+func (f *fakeHost) host() apt.Host {
+	return apt.Host{
+		LookPath: func(name string) (string, error) {
 			if f.have[name] {
 				return "/usr/bin/" + name, nil
 			}
 			return "", exec.ErrNotFound
 		},
-		euid: func() int {
+		Euid: func() int {
 			if f.root {
 				return 0
 			}
 			return 1000
 		},
-		install: func(ctx context.Context, pkgs []string, stdout, stderr io.Writer) error {
+		Install: func(ctx context.Context, stdout, stderr io.Writer, pkgs ...string) error {
 			f.installed = append(f.installed, pkgs)
 			if f.installErr != nil {
 				return f.installErr
 			}
 			for _, p := range pkgs {
 				for _, n := range needs {
-					if n.pkg == p {
-						f.have[n.prog] = true
+					if n.Package == p {
+						f.have[n.Program] = true
 					}
 				}
 			}
@@ -53,14 +55,14 @@ func TestFindTools(t *testing.T) {
 	ctx := context.Background()
 	t.Run("present", func(t *testing.T) {
 		f := &fakeHost{have: map[string]bool{"spin": true, "cc": true, "nice": true}}
-		got, err := f.host().findTools(ctx, io.Discard, io.Discard)
+		got, err := findTools(ctx, f.host(), io.Discard, io.Discard)
 		if err != nil || got != (Tools{"/usr/bin/spin", "/usr/bin/cc", "/usr/bin/nice"}) || f.installed != nil {
 			t.Errorf("findTools = %+v, %v, installs %v; want all found and nothing installed", got, err, f.installed)
 		}
 	})
 	t.Run("installs spin", func(t *testing.T) {
 		f := &fakeHost{have: map[string]bool{"cc": true, "apt-get": true}, root: true}
-		got, err := f.host().findTools(ctx, io.Discard, io.Discard)
+		got, err := findTools(ctx, f.host(), io.Discard, io.Discard)
 		if err != nil || got.Spin != "/usr/bin/spin" || got.Nice != "" {
 			t.Errorf("findTools = %+v, %v; want spin installed and no nice", got, err)
 		}
@@ -81,7 +83,7 @@ func TestFindTools(t *testing.T) {
 			"installing them failed (E: no network)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.f.host().findTools(ctx, io.Discard, io.Discard)
+			_, err := findTools(ctx, tt.f.host(), io.Discard, io.Discard)
 			reason, ok := Skipped(err)
 			if !ok || !strings.Contains(reason, tt.want) {
 				t.Errorf("findTools error = %v; want a skip whose reason contains %q", err, tt.want)
@@ -96,11 +98,11 @@ func TestFindTools(t *testing.T) {
 func TestRealModel(t *testing.T) {
 	var tools Tools
 	for _, n := range needs {
-		p, err := exec.LookPath(n.prog)
+		p, err := exec.LookPath(n.Program)
 		if err != nil {
-			t.Skipf("%s is not on PATH (the model/spin step of ./test.bash installs the %s package)", n.prog, n.pkg)
+			t.Skipf("%s is not on PATH (the model/spin step of ./test.bash installs the %s package)", n.Program, n.Package)
 		}
-		if n.prog == "spin" {
+		if n.Program == "spin" {
 			tools.Spin = p
 		} else {
 			tools.CC = p
