@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"go-spinbit.dev/tools/internal/crossarch"
 	"go-spinbit.dev/tools/internal/fork"
@@ -27,30 +26,7 @@ var xchg8Steps = []step{
 
 // crossXchg8 runs internal/runtime/atomic's tests (all of them: they take
 // seconds even under emulation) for linux/goarch, once per emulated CPU
-// model in cpus ("" for the emulator's default); no cpus means one run on
-// the default.
+// model in cpus.
 func crossXchg8(goarch string, cpus ...string) func(context.Context, fork.Repo) error {
-	if len(cpus) == 0 {
-		cpus = []string{""}
-	}
-	return func(ctx context.Context, r fork.Repo) error {
-		for _, cpu := range cpus {
-			err := crossarch.Run(ctx, crossarch.Options{
-				Go:      r.GoCommand(),
-				GOARCH:  goarch,
-				Package: "internal/runtime/atomic",
-				CPU:     cpu,
-			})
-			if reason, ok := crossarch.Skipped(err); ok {
-				return skip("%s", reason)
-			}
-			if err != nil {
-				if cpu != "" {
-					return fmt.Errorf("QEMU_CPU=%s: %v", cpu, err)
-				}
-				return err
-			}
-		}
-		return nil
-	}
+	return crossTest(crossarch.Options{GOARCH: goarch, Package: "internal/runtime/atomic"}, cpus...)
 }
