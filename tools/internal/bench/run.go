@@ -246,13 +246,6 @@ func prepare(ctx context.Context, root string, t Toolchain) (*prepared, error) {
 		p.GoCmd = toolchain.Bin(p.GOROOT)
 	}
 	p.Env = buildEnv(os.Environ(), p.GOROOT, t.Experiment)
-	if t.Fork() {
-		cache, err := forkCache(p.GOROOT)
-		if err != nil {
-			return nil, fmt.Errorf("toolchain %s: %v", t.Name, err)
-		}
-		p.Env = append(without(p.Env, "GOCACHE"), "GOCACHE="+cache)
-	}
 	out, err := goEnv(ctx, p.GoCmd, p.Env, "GOVERSION", "GOROOT")
 	if err != nil {
 		if t.Experiment != "" && strings.Contains(err.Error(), "unknown GOEXPERIMENT") {

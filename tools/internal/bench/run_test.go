@@ -126,28 +126,3 @@ func TestMakeOutDir(t *testing.T) {
 		t.Errorf("latest -> %q, %v; want %s", target, err, filepath.Base(b))
 	}
 }
-
-func TestForkCache(t *testing.T) {
-	root := fakeRepo(t, true)
-	goroot := filepath.Join(root, "goroot")
-	tools := filepath.Join(goroot, "pkg", "tool", runtime.GOOS+"_"+runtime.GOARCH)
-	os.RemoveAll(tools)
-	if _, err := forkCache(goroot); err == nil || !strings.Contains(err.Error(), "fully built") {
-		t.Errorf("fork without tools: error = %v", err)
-	}
-	os.MkdirAll(tools, 0o777)
-	os.WriteFile(filepath.Join(tools, "compile"), []byte("compiler v1"), 0o777)
-	a, err := forkCache(goroot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, _ := forkCache(goroot)
-	os.WriteFile(filepath.Join(tools, "compile"), []byte("compiler v2"), 0o777)
-	b, _ := forkCache(goroot)
-	if a != again || a == b {
-		t.Errorf("caches: %s, then %s for the same build, then %s for a rebuilt compiler; want the same, then a new one", a, again, b)
-	}
-	if fi, err := os.Stat(b); err != nil || !fi.IsDir() {
-		t.Errorf("cache %s not created: %v", b, err)
-	}
-}
