@@ -55,7 +55,7 @@
 #define SPINS 1
 #endif
 
-/* mutexWakeAfterSkips, 8 in Go, scaled down: with 2, an M leaves the waking
+/* mutexWakeAfterSkips, 1<<14 in Go, scaled down: with 2, an M leaves the waking
  * to a spinner once and wakes the longest sleeper the next time. */
 #ifndef WAKEAFTER
 #define WAKEAFTER 2
