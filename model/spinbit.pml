@@ -16,9 +16,10 @@
  * interleaving.
  *
  * What is checked, and how (model/README.md has the commands):
- *   - mutual exclusion, the shape of the stack of sleepers, who owns
- *     mutexSpinning and mutexStackLocked, FIFO wake order, no M woken twice:
- *     assertions and the invariant of proctype monitor;
+ *   - mutual exclusion, the shape and order of the stack of sleepers, who
+ *     owns mutexSpinning and mutexStackLocked, which M each wakeup takes
+ *     (the top, or the bottom when forced), no M woken twice: assertions
+ *     and the invariant of proctype monitor;
  *   - no lost wakeup: invalid end states (a sleeper nobody wakes) and the
  *     assertion of proctype final;
  *   - progress, under weak fairness: the LTL formulas "terminates" (every
@@ -55,7 +56,7 @@
 #define SPINS 1
 #endif
 
-/* mutexWakeAfterSkips, 1<<14 in Go, scaled down: with 2, an M leaves the waking
+/* mutexWakeAfterSkips, 1<<18 in Go, scaled down: with 2, an M leaves the waking
  * to a spinner once and wakes the longest sleeper the next time. */
 #ifndef WAKEAFTER
 #define WAKEAFTER 2
@@ -98,7 +99,7 @@ byte nsleep;                    /* Ms on the stack */
 byte done;                      /* Ms that finished their NACQ acquisitions */
 #endif
 #ifdef SKIPBOUND
-byte blind[NM + 1];             /* an M's unlocks with sleepers since the last wakeup */
+byte blind[NM + 1];             /* an M's unlocks with sleepers since the bottom was last woken */
 #endif
 
 inline acquired() {
@@ -114,25 +115,48 @@ inline ghostPush(m) {
 	nsleep++
 }
 
-inline rankDown(i) {
+inline rankDown(m, i) {
 	if
-	:: phase[i] == 1 -> rank[i]--
+	:: phase[i] == 1 && rank[i] > rank[m] -> rank[i]--
 	:: else
 	fi
 }
 
-/* m leaves the stack: the CAS that takes off its only M, or the store that
- * unlinks the bottom. */
+/* m leaves the stack. Every M on it that went to sleep after m moves down
+ * one rank. Waking the bottom, the M that has slept longest, starts every
+ * M's count for the starvation bound again. */
 inline ghostPop(m) {
 	assert(m != 0 && phase[m] == 1);/* it was on the stack: nobody is woken twice */
-	assert(nextwaitm[m] == 0);      /* at the bottom */
-	assert(rank[m] == 0);           /* FIFO: nobody who slept before it still sleeps */
 	phase[m] = 2;
-	rankDown(1); rankDown(2); rankDown(3);
+	rankDown(m, 1); rankDown(m, 2); rankDown(m, 3);
 #if NM >= 4
-	rankDown(4);
+	rankDown(m, 4);
 #endif
+#ifdef SKIPBOUND
+	if
+	:: rank[m] == 0 ->
+		blind[1] = 0; blind[2] = 0; blind[3] = 0;
+#if NM >= 4
+		blind[4] = 0;
+#endif
+	:: else
+	fi;
+#endif
+	rank[m] = 0;
 	nsleep--
+}
+
+/* The CAS that takes the top off: m went to sleep after every other M on
+ * the stack. */
+inline ghostPopTop(m) {
+	assert(m != 0 && rank[m] == nsleep - 1);        /* the stack is in the order its Ms slept */
+	ghostPop(m)
+}
+
+/* The store that unlinks the bottom: m has slept longest. */
+inline ghostPopBottom(m) {
+	assert(m != 0 && nextwaitm[m] == 0 && rank[m] == 0);   /* at the bottom, and the first asleep */
+	ghostPop(m)
 }
 
 /* The stack as the key word and the links show it, from the top down. */
@@ -198,8 +222,8 @@ end:	atomic { done == NM -> assert((key & ~mutexSleeping) == 0 && ALLIDLE) }   /
 /* After unlock2 returns: clear the dead locals, so that states that differ
  * only in them are one state, and lock again or finish. */
 inline unlocked() {
-	v = 0; next = 0; old8 = 0; top = 0; above = 0; bottom = 0;
-	leave = false; skipped = false;
+	v = 0; next = 0; old8 = 0; top = 0; above = 0; bottom = 0; wakee = 0;
+	leave = false; skipped = false; counted = false;
 #ifdef FOREVER
 	goto lock2
 #else
@@ -226,7 +250,7 @@ inline countSkip() {
 #endif
 }
 
-/* go unlock2Wake: `if mp.mLockSkips < mutexWakeAfterSkips-1`, `mp.mLockSkips++` (an unlock that left the waking to another M) */
+/* go countSkip: `if mp.mLockSkips < mutexWakeAfterSkips-1`, `mp.mLockSkips++` (an unlock that did not wake the bottom, in unlock2Wake) */
 inline countLeave() {
 #ifdef MUTANT_OLD_SKIPS
 	/* mutant: count only unlocks that left the waking to a spinner */
@@ -252,11 +276,9 @@ inline slowDecide() {
 }
 
 /* The top of unlock2Wake's first loop, after each load of v: return, leave
- * the waking to another M (w_leave), or take the stack (w_take).
+ * the waking and the hint to an M that owes them, or take the stack (w_take).
  * go unlock2Wake: `if v&mutexMMask == 0`, `mp.mLockSkips = 0 // nobody sleeps`,
- * `leave := v&mutexStackLocked != 0 || !forced && v&(mutexLocked|mutexSpinning) != 0`,
- * `if v&mutexSleeping != 0 || atomic.Casuintptr(&l.key, v, v|mutexSleeping)`,
- * `} else if atomic.Casuintptr(&l.key, v, v|mutexStackLocked|mutexSleeping)` */
+ * `if v&mutexStackLocked != 0 || !forced && v&mutexSpinning != 0`, `countSkip(mp)`, `return` */
 inline wakeDecide() {
 	if
 	:: mutexMFromKey(v) == 0 ->
@@ -266,25 +288,29 @@ inline wakeDecide() {
 		unlocked()
 	:: else ->
 #if defined(MUTANT_OLD_SKIPS)
-		/* mutant: the code before the bound was fixed. It left the waking
-		 * to a holder uncounted, and to a spinner while the count lasted. */
-		leave = (v & (mutexLocked | mutexStackLocked)) != 0 ||
+		/* mutant: the count before the bound was fixed. An unlock that saw
+		 * no hint was not counted, and one that left the waking to a
+		 * spinner was counted only while the count lasted. */
+		leave = (v & mutexStackLocked) != 0 ||
 			((v & mutexSpinning) != 0 && skips < WAKEAFTER - 1);
-		skipped = leave && (v & (mutexLocked | mutexStackLocked)) == 0;
-#elif defined(MUTANT_FORCE_SPINNER_ONLY)
-		/* mutant: a forced unlock still leaves the waking to a holder */
-		leave = (v & (mutexStackLocked | mutexLocked)) != 0 || (!forced && (v & mutexSpinning) != 0);
-#else
+		skipped = leave && (v & mutexStackLocked) == 0;
+#elif defined(MUTANT_FORCE_SPINNER)
+		/* mutant: a forced unlock still leaves the waking to a spinner */
+		leave = (v & (mutexStackLocked | mutexSpinning)) != 0;
+#elif defined(MUTANT_LEAVE_HOLDER)
+		/* mutant: leave the waking to an M that took l after the swap,
+		 * although that M owes no hint */
 		leave = (v & mutexStackLocked) != 0 || (!forced && (v & (mutexLocked | mutexSpinning)) != 0);
+#else
+		leave = (v & mutexStackLocked) != 0 || (!forced && (v & mutexSpinning) != 0);
 #endif
 		if
-#ifdef MUTANT_NO_RESTORE
-		/* mutant: leave without restoring the hint the swap cleared */
-		:: leave -> countLeave(); unlocked()
-#else
-		:: leave && (v & mutexSleeping) != 0 -> countLeave(); unlocked()
-		:: leave && (v & mutexSleeping) == 0 -> goto w_leave
+		:: leave ->
+#ifdef SKIPBOUND
+			/* an unlock that finds another M owning the stack is not counted */
+			if :: counted && (v & mutexStackLocked) != 0 -> blind[me]-- :: else fi;
 #endif
+			countLeave(); unlocked()
 		:: else -> goto w_take
 		fi
 	fi
@@ -295,8 +321,10 @@ proctype M(byte me) {
 	byte old8;              /* lock2's and unlock2's old8 */
 	byte spins;             /* lock2Slow */
 	byte skips;             /* m.mLockSkips, kept from one unlock to the next */
-	byte top, above, bottom;/* unlock2Wake; bottom is also semawakeup's mp */
+	byte top, above, bottom;/* unlock2Wake's top, above and bottom (the walk to the bottom) */
+	byte wakee;             /* semawakeup's mp */
 	bool leave;             /* unlock2Wake's leave */
+	bool counted;           /* SKIPBOUND: this unlock counts against blind[me] */
 	bool skipped;           /* MUTANT_OLD_SKIPS: the old code's toSpinner */
 	byte sv;                /* semasleep's v */
 #ifndef FOREVER
@@ -343,7 +371,13 @@ s_acquire:
 		if :: spinning[me] -> next = next & ~mutexSpinning :: else fi;
 		if
 		:: key == v ->
+#ifdef MUTANT_ACQUIRE_NO_HINT
+			/* mutant: take l without setting the hint, so an M woken
+			 * from the stack never pays back the hint it owes */
+			key = next;
+#else
 			key = withSleepHint(next);
+#endif
 			spinning[me] = false; spins = 0; v = 0; next = 0;
 			acquired();
 			goto holding
@@ -495,11 +529,12 @@ holding:
 			 * `if old8&mutexSleeping != 0 || gp.m.mLockSkips >= mutexWakeAfterSkips-1`, `unlock2Wake(l)`, `gp.m.mLockSkips++` */
 #ifdef SKIPBOUND
 		/* The bound: an unlock made while Ms sleep and no M owns the
-		 * stack counts against this M; a wakeup, from the moment an M
-		 * takes the stack, starts every M's count again. */
+		 * stack counts against this M, unless unlock2Wake then finds an
+		 * owner (wakeDecide); a wakeup of the bottom starts every M's
+		 * count again (ghostPop). */
 		if
 		:: mutexMFromKey(key) != 0 && stackOwner == 0 ->
-			blind[me]++;
+			blind[me]++; counted = true;
 			assert(blind[me] <= WAKEAFTER)  /* the starvation bound */
 		:: else
 		fi;
@@ -537,31 +572,14 @@ w_load:
 		v = key;
 		wakeDecide()
 	}
-w_leave:
-	atomic {        /* go unlock2Wake: `atomic.Casuintptr(&l.key, v, v|mutexSleeping)`, then countLeave(), `return` */
-		if
-		:: key == v ->
-			key = v | mutexSleeping;
-			countLeave();
-			unlocked()
-		:: else -> goto w_reload
-		fi
-	}
 w_take:
-	atomic {        /* go unlock2Wake: `atomic.Casuintptr(&l.key, v, v|mutexStackLocked|mutexSleeping)`, `mp.mLockSkips = 0`, `v |= mutexStackLocked | mutexSleeping` */
+	atomic {        /* go unlock2Wake: `if atomic.Casuintptr(&l.key, v, v|mutexStackLocked)`, `v |= mutexStackLocked` */
 		if
 		:: key == v ->
-			key = v | mutexStackLocked | mutexSleeping;
+			key = v | mutexStackLocked;
 			stackOwner = me;
-			skips = 0;
-			v = v | mutexStackLocked | mutexSleeping;
-			leave = false; skipped = false;
-#ifdef SKIPBOUND
-			blind[1] = 0; blind[2] = 0; blind[3] = 0;
-#if NM >= 4
-			blind[4] = 0;
-#endif
-#endif
+			v = v | mutexStackLocked;
+			leave = false; skipped = false; counted = false;
 			goto w_top
 		:: else -> goto w_reload
 		fi
@@ -572,32 +590,40 @@ w_reload:
 		wakeDecide()
 	}
 w_top:
-	atomic {        /* go unlock2Wake: `top := mutexMFromKey(v)`, `if top.nextwaitm == 0`, `above := top`, `bottom := top.nextwaitm.ptr()`
-			 * (two reads of one link, which only this M, the stack's owner, may change) */
+	atomic {        /* go unlock2Wake: `top := mutexMFromKey(v)`, `below := top.nextwaitm.ptr()`, `if forced && below != nil`, `above, bottom := top, below`
+			 * (a read of a link that only this M, the stack's owner, may change) */
 		top = mutexMFromKey(v);
 		if
-		:: nextwaitm[top] == 0 -> goto w_single
-#ifdef MUTANT_LIFO
-		:: else -> goto w_poptop
-#else
-		:: else -> above = top; bottom = nextwaitm[top]; goto w_walk
+#ifndef MUTANT_FORCED_TOP
+		:: forced && nextwaitm[top] != 0 -> above = top; bottom = nextwaitm[top]; goto w_walk
 #endif
+		:: else -> goto w_poptop
 		fi
 	}
-w_single:
-	atomic {        /* go unlock2Wake: `if atomic.Casuintptr(&l.key, v, v&^(mutexMMask|mutexStackLocked|mutexSleeping))` */
+w_poptop:
+	atomic {        /* go unlock2Wake: `if atomic.Casuintptr(&l.key, v, v&^(mutexMMask|mutexStackLocked|mutexSleeping)|mutexPartialM(below))`,
+			 * `if below == nil`, `mp.mLockSkips = 0 // the top was the bottom too`, `countSkip(mp)` */
 		if
 		:: key == v ->
-			key = v & flagBits & ~(mutexStackLocked | mutexSleeping);
+			key = (v & flagBits & ~(mutexStackLocked | mutexSleeping)) | mutexPartialM(nextwaitm[top]);
 			stackOwner = 0;
-			ghostPop(top);
-			bottom = top; top = 0; v = 0;
+			ghostPopTop(top);
+			if
+#ifdef MUTANT_TOP_RESETS
+			/* mutant: waking the top starts the count again */
+			:: true -> skips = 0
+#else
+			:: nextwaitm[top] == 0 -> skips = 0
+			:: else -> if :: skips < WAKEAFTER - 1 -> countSkip() :: else fi
+#endif
+			fi;
+			wakee = top; top = 0; v = 0;
 			goto w_wake
-		:: else -> top = 0; goto w_single_reload
+		:: else -> top = 0; goto w_top_reload
 		fi
 	}
-w_single_reload:
-	atomic {        /* go unlock2Wake: `v = atomic.Loaduintptr(&l.key)`, `continue` */
+w_top_reload:
+	atomic {        /* go unlock2Wake: `v = atomic.Loaduintptr(&l.key)` (the second loop) */
 		v = key;
 		goto w_top
 	}
@@ -616,25 +642,28 @@ w_walk:
 w_unlink:
 	atomic {        /* go unlock2Wake: `above.nextwaitm = 0` */
 		nextwaitm[above] = 0;
-		ghostPop(bottom);
+		ghostPopBottom(bottom);
 		above = 0; top = 0;
 #ifdef MUTANT_UNLINK_LATE
+		wakee = bottom; bottom = 0;
 		goto w_wake
 #else
 		goto w_release
 #endif
 	}
 w_release:
-	atomic {        /* go unlock2Wake: `for !atomic.Casuintptr(&l.key, v, withSleepHint(v&^mutexStackLocked))` */
+	atomic {        /* go unlock2Wake: `for !atomic.Casuintptr(&l.key, v, v&^(mutexStackLocked|mutexSleeping))`, `mp.mLockSkips = 0` */
 		if
 		:: key == v ->
-			key = withSleepHint(v & ~mutexStackLocked);
+			key = v & ~(mutexStackLocked | mutexSleeping);
 			stackOwner = 0;
+			skips = 0;
 			v = 0;
 #ifdef MUTANT_UNLINK_LATE
 			/* mutant: the stack is given up before the bottom is unlinked */
 			goto w_unlink
 #else
+			wakee = bottom; bottom = 0;
 			goto w_wake
 #endif
 		:: else -> goto w_release_reload
@@ -645,38 +674,22 @@ w_release_reload:
 		v = key;
 		goto w_release
 	}
-#ifdef MUTANT_LIFO
-	/* mutant: take the top off and wake it, not the bottom */
-w_poptop:
-	atomic {        /* mutant: the CAS that pops the top and gives up the stack */
-		if
-		:: key == v ->
-			key = withSleepHint((v & flagBits & ~mutexStackLocked) | mutexPartialM(nextwaitm[top]));
-			stackOwner = 0;
-			nextwaitm[top] = 0;
-			ghostPop(top);
-			bottom = top; top = 0; v = 0;
-			goto w_wake
-		:: else -> top = 0; goto w_single_reload
-		fi
-	}
-#endif
 
-	/* ---- semawakeup(bottom) (lock_futexsema.go); then unlock2 returns ---- */
+	/* ---- semawakeup(wakee) (lock_futexsema.go); then unlock2 returns ---- */
 w_wake:
 	atomic {        /* go semawakeup: `if atomic.Xadd(&mp.waitsema, 1) == 1` */
-		assert(phase[bottom] == 2);
-		waitsema[bottom]++;
-		assert(waitsema[bottom] == 1);  /* no M is given two wakeups */
+		assert(phase[wakee] == 2);
+		waitsema[wakee]++;
+		assert(waitsema[wakee] == 1);   /* no M is given two wakeups */
 		if
-		:: waitsema[bottom] == 1 -> goto w_futexwake
-		:: else -> bottom = 0; unlocked()
+		:: waitsema[wakee] == 1 -> goto w_futexwake
+		:: else -> wakee = 0; unlocked()
 		fi
 	}
 w_futexwake:
 	atomic {        /* go semawakeup: `futexwakeup(&mp.waitsema, 1)` */
-		infutex[bottom] = false;
-		bottom = 0;
+		infutex[wakee] = false;
+		wakee = 0;
 		unlocked()
 	}
 
