@@ -189,12 +189,16 @@ inline ghostPopBottom(m) {
  *     went to sleep and were not taken off: none lost, none extra;
  *   - mutexSpinning is set exactly when one M owns it, and likewise
  *     mutexStackLocked;
- *   - bits 2-7, which every swap of the low byte writes, stay zero.
+ *   - bits 2-7, which every swap of the low byte writes, stay zero;
+ *   - the hint is set only while l is held and Ms sleep: every step that
+ *     sets it requires mutexLocked or sets it, and checks the stack, and
+ *     the release swap and the CASes that take an M off clear it.
  * Each is asserted on its own, so that pan names the one that failed. */
 #define SPINOK (NSPINNERS <= 1 && ((key & mutexSpinning) != 0) == (NSPINNERS == 1))
 #define OWNEROK (((key & mutexStackLocked) != 0) == (stackOwner != 0))
+#define HINTOK ((key & mutexSleeping) == 0 || ((key & mutexLocked) != 0 && mutexMFromKey(key) != 0))
 #define INVARIANT (holders <= 1 && nextwaitm[0] == 0 && STACKOK && MEMBERS && SPINOK && OWNEROK && \
-	(key & unusedBits) == 0)
+	(key & unusedBits) == 0 && HINTOK)
 
 active proctype monitor() {
 end:	atomic {        /* model: the invariant */
@@ -204,7 +208,8 @@ end:	atomic {        /* model: the invariant */
 		assert(MEMBERS);
 		assert(SPINOK);
 		assert(OWNEROK);
-		assert((key & unusedBits) == 0)
+		assert((key & unusedBits) == 0);
+		assert(HINTOK)
 	}
 }
 
@@ -341,8 +346,9 @@ lock2:
 			acquired();
 			if
 #ifdef DROP_OR8
-			/* not a mutant: without the Or8 every check still holds
-			 * (model/README.md, "Findings") */
+			/* not a mutant: the Or8 is never reached, since the hint is
+			 * never set while l is free (HINTOK; model/README.md,
+			 * "Findings") */
 			:: true -> old8 = 0; goto holding
 #else
 			:: (old8 & mutexSleeping) != 0 -> old8 = 0; goto or8
@@ -406,7 +412,7 @@ s_load:
 s_push:
 #ifdef MUTANT_LINK_LATE
 	/* mutant: publish the M first and write its link afterwards; until
-	 * then the link holds what the M's last sleep left there, nil */
+	 * then the link holds what the M's last sleep left there */
 	atomic {        /* mutant: the push CAS before the link store */
 		next = (v & flagBits) | mutexPartialM(me) | mutexSleeping;
 		if :: spinning[me] -> next = next & ~mutexSpinning :: else fi;
