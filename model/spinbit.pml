@@ -596,14 +596,19 @@ w_reload:
 		wakeDecide()
 	}
 w_top:
-	atomic {        /* go unlock2Wake: `top := mutexMFromKey(v)`, `below := top.nextwaitm.ptr()`, `if forced && below != nil`, `above, bottom := top, below`
-			 * (a read of a link that only this M, the stack's owner, may change) */
+	atomic {        /* go unlock2Wake: `top := mutexMFromKey(v)`, `below := top.nextwaitm.ptr()`, `if below != nil && (forced || mp.mLockTopWakes >= mutexBottomWakeEvery-1)`, `above, bottom := top, below`
+			 * (a read of a link that only this M, the stack's owner, may change)
+			 * The model does not keep mLockTopWakes: an unforced wakeup of a
+			 * stack of two or more may take the bottom or the top, either. */
 		top = mutexMFromKey(v);
 		if
-#ifndef MUTANT_FORCED_TOP
+#ifdef MUTANT_FORCED_TOP
+		:: true -> goto w_poptop
+#else
+		:: !(forced && nextwaitm[top] != 0) -> goto w_poptop
 		:: forced && nextwaitm[top] != 0 -> above = top; bottom = nextwaitm[top]; goto w_walk
 #endif
-		:: else -> goto w_poptop
+		:: !forced && nextwaitm[top] != 0 -> above = top; bottom = nextwaitm[top]; goto w_walk
 		fi
 	}
 w_poptop:
