@@ -246,7 +246,7 @@ inline unlocked() {
 #define forced (skips >= WAKEAFTER - 1)
 
 /* go unlock2: `gp.m.mLockSkips++` (an unlock that did not look at the stack) */
-inline countSkip() {
+inline countUnlock() {
 #ifdef MUTANT_NO_SKIPS
 	/* mutant: the count never grows, so no wakeup is ever forced */
 	skip
@@ -256,13 +256,8 @@ inline countSkip() {
 }
 
 /* go countSkip: `if mp.mLockSkips < mutexWakeAfterSkips-1`, `mp.mLockSkips++` (an unlock that did not wake the bottom, in unlock2Wake) */
-inline countLeave() {
-#ifdef MUTANT_OLD_SKIPS
-	/* mutant: count only unlocks that left the waking to a spinner */
-	if :: skipped -> skips++ :: else fi
-#else
-	if :: skips < WAKEAFTER - 1 -> countSkip() :: else fi
-#endif
+inline countSkip() {
+	if :: skips < WAKEAFTER - 1 -> countUnlock() :: else fi
 }
 
 /* The top of lock2Slow's loop, after each load of v.
@@ -315,7 +310,13 @@ inline wakeDecide() {
 			/* an unlock that finds another M owning the stack is not counted */
 			if :: counted && (v & mutexStackLocked) != 0 -> blind[me]-- :: else fi;
 #endif
-			countLeave(); unlocked()
+#ifdef MUTANT_OLD_SKIPS
+			/* mutant: count only unlocks that left the waking to a spinner */
+			if :: skipped -> skips++ :: else fi;
+#else
+			countSkip();
+#endif
+			unlocked()
 		:: else -> goto w_take
 		fi
 	fi
@@ -564,10 +565,10 @@ holding:
 		/* mutant: count the unlock, but never look at the stack when the
 		 * hint is clear */
 		:: (old8 & mutexSleeping) != 0 -> old8 = 0; goto w_load
-		:: else -> if :: !forced -> countSkip() :: else fi; unlocked()
+		:: else -> if :: !forced -> countUnlock() :: else fi; unlocked()
 #else
 		:: (old8 & mutexSleeping) != 0 || forced -> old8 = 0; goto w_load
-		:: else -> countSkip(); unlocked()
+		:: else -> countUnlock(); unlocked()
 #endif
 		fi
 	}
@@ -625,7 +626,7 @@ w_poptop:
 			:: true -> skips = 0
 #else
 			:: nextwaitm[top] == 0 -> skips = 0
-			:: else -> if :: skips < WAKEAFTER - 1 -> countSkip() :: else fi
+			:: else -> countSkip()
 #endif
 			fi;
 			wakee = top; top = 0; v = 0;
