@@ -7,7 +7,7 @@
  *
  * One process is one M that takes and releases the one mutex, l. Every
  * atomic block in proctype M is one atomic operation of the Go code (an
- * 8-bit swap, an Or8, a CAS, a load, a store, an Xadd, or a futex call)
+ * 8-bit swap, a CAS, a load, a store, an Xadd, or a futex call)
  * together with the local computation that follows it up to the next
  * shared access. The comment on each names the Go function and, in
  * backquotes, the Go statements it stands for; model/README.md explains
@@ -339,30 +339,19 @@ proctype M(byte me) {
 
 	/* ---- lock2 ---- */
 lock2:
-	atomic {        /* go lock2: `prev := atomic.Xchg8(key8(&l.key), mutexLocked)`, `if prev&mutexLocked != 0`, `if prev&mutexSleeping != 0` */
+	atomic {        /* go lock2: `prev := atomic.Xchg8(key8(&l.key), mutexLocked)`, `if prev&mutexLocked != 0` */
 		old8 = key & lowByte;
 		key = (key & ~lowByte) | mutexLocked;
 		if
 		:: (old8 & mutexLocked) == 0 ->
+			/* the Go code has no Or8 here: a free mutex has no hint
+			 * to restore (HINTOK) */
+			assert((old8 & mutexSleeping) == 0);
 			acquired();
-			if
-#ifdef DROP_OR8
-			/* not a mutant: the Or8 is never reached, since the hint is
-			 * never set while l is free (HINTOK; model/README.md,
-			 * "Findings") */
-			:: true -> old8 = 0; goto holding
-#else
-			:: (old8 & mutexSleeping) != 0 -> old8 = 0; goto or8
-			:: else -> goto holding
-#endif
-			fi
+			old8 = 0;
+			goto holding
 		:: else -> old8 = 0; goto slow
 		fi
-	}
-or8:
-	atomic {        /* go lock2: `atomic.Or8(key8(&l.key), mutexSleeping)` */
-		key = key | mutexSleeping;
-		goto holding
 	}
 
 	/* ---- lock2Slow ---- */
@@ -614,7 +603,7 @@ w_top:
 	}
 w_poptop:
 	atomic {        /* go unlock2Wake: `if atomic.Casuintptr(&l.key, v, v&^(mutexMMask|mutexStackLocked|mutexSleeping)|mutexPartialM(below))`,
-			 * `if below == nil`, `mp.mLockSkips = 0 // the top was the bottom too`, `countSkip(mp)` */
+			 * `if below == nil`, `mp.mLockSkips = 0`, `countSkip(mp)` */
 		if
 		:: key == v ->
 			key = (v & flagBits & ~(mutexStackLocked | mutexSleeping)) | mutexPartialM(nextwaitm[top]);
