@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,5 +47,16 @@ func TestQuickCheck(t *testing.T) {
 		if !strings.Contains(string(summary), want) {
 			t.Errorf("summary.md does not mention %s", want)
 		}
+	}
+	rec, err := ReadRecord(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Mode != "quick" || len(rec.Toolchains) != strings.Count(tcs, ",")+1 || len(rec.Plots) != 2 || rec.Provenance.Commit == "" {
+		t.Errorf("run.json = %+v, want a quick run of %s with 2 plots and the repository's commit", rec, tcs)
+	}
+	// A quick run is never the repository's published result.
+	if err := Publish(t.TempDir(), out, io.Discard); err == nil || !strings.Contains(err.Error(), "quick run") {
+		t.Errorf("Publish of a quick run: error = %v, want a refusal", err)
 	}
 }

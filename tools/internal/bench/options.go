@@ -86,6 +86,7 @@ type Options struct {
 	Out        string        // output folder; empty means bench/results/<timestamp>
 	Root       string        // repository root; empty means search upwards from the working directory
 	Timeout    time.Duration // -test.timeout for one run of one test binary
+	Publish    string        // if set, publish this finished run instead of running (see Publish)
 }
 
 // Defaults for the two modes. Full mode's benchtime was chosen with
@@ -104,7 +105,8 @@ const usageText = `usage: ./bench.bash [flags]
 
 Builds the benchmarks in bench/ with each toolchain, runs them interleaved
 and writes raw output, benchstat tables, SVG plots and summary.md to
-bench/results/<timestamp>/.
+bench/results/<timestamp>/. ./bench.bash -publish bench/results/latest
+then copies a full run's tables and plots to bench/report/.
 
 Toolchains: upstream (go1.23.12), spinbit (the fork in goroot/),
 nospinbit (the fork with GOEXPERIMENT=nospinbitmutex), go1.24 (go1.24.13).
@@ -130,14 +132,27 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	cpus := fs.String("cpu", "", "comma-separated GOMAXPROCS values (default "+joinInts(fullCPUs)+", or "+joinInts(quickCPUs)+" with -quick)")
 	fs.IntVar(&o.Count, "count", 0, fmt.Sprintf("repetitions, each running every toolchain once (default %d, or %d with -quick)", fullCount, quickCount))
 	fs.StringVar(&o.Benchtime, "benchtime", "", "run time per benchmark, a duration or Nx (default "+fullBenchtime+", or "+quickBenchtime+" with -quick)")
-	fs.StringVar(&o.Out, "out", "", "output folder (default bench/results/<timestamp>)")
+	fs.StringVar(&o.Out, "out", "", "output folder, relative to the repository root (default bench/results/<timestamp>)")
 	fs.StringVar(&o.Root, "root", "", "repository root (default: found from the working directory)")
 	fs.DurationVar(&o.Timeout, "timeout", 0, "limit for one run of one test binary (default 3m with -quick, 15m otherwise)")
+	fs.StringVar(&o.Publish, "publish", "", "run nothing: copy the tables and plots of the finished full run in this folder (relative to the repository root, such as bench/results/latest) to "+ReportDir+"/, which is committed")
 	if err := fs.Parse(args); err != nil {
 		return Options{}, err
 	}
 	if fs.NArg() > 0 {
 		return Options{}, fmt.Errorf("unexpected argument %q: every setting is a flag (see -help)", fs.Arg(0))
+	}
+	if o.Publish != "" {
+		var other []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name != "publish" && f.Name != "root" {
+				other = append(other, "-"+f.Name)
+			}
+		})
+		if len(other) > 0 {
+			return Options{}, fmt.Errorf("-publish runs nothing, so %s would have no effect: leave it out", strings.Join(other, " "))
+		}
+		return o, nil
 	}
 
 	var err error

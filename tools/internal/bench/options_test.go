@@ -83,11 +83,15 @@ func TestParseFlagsErrors(t *testing.T) {
 		{[]string{"-bench", ""}, "empty pattern"},
 		{[]string{"-toolchains", "gccgo"}, "unknown toolchain"},
 		{[]string{"quick"}, "unexpected argument"},
+		{[]string{"-publish", "bench/results/latest", "-quick", "-count", "2"}, "-count -quick would have no effect"},
 	} {
 		_, err := ParseFlags(c.args, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ParseFlags(%q) error = %v, want one mentioning %q", c.args, err, c.want)
 		}
+	}
+	if o, err := ParseFlags([]string{"-root", "/r", "-publish", "x"}, io.Discard); err != nil || o.Publish != "x" || o.Root != "/r" {
+		t.Errorf("-root /r -publish x: %+v, %v; want both kept", o, err)
 	}
 	if _, err := ParseFlags([]string{"-help"}, io.Discard); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("-help: error = %v, want flag.ErrHelp", err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -75,48 +76,62 @@ func writePlots(dir string, workloads, order []string, results map[string][]Resu
 	return files, nil
 }
 
-// runInfo is what the summary says about a run.
-type runInfo struct {
-	Options    Options
-	Start      time.Time
-	Elapsed    time.Duration
-	Toolchains []*prepared
-	Workloads  []string
-	Tables     []TableFile
-	Plots      []string
-	HostCPU    string
+// writeSummary writes summary.md for the run r: what ran, and links to
+// every table and plot, with the time-per-op table of each comparison
+// inline. The tables are read from dir.
+func writeSummary(dir string, r Record) error {
+	text, err := summaryMarkdown(dir, r, true)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "summary.md"), []byte(text), 0o666)
 }
 
-// writeSummary writes summary.md: what ran, and links to every table and
-// plot, with the time-per-op table of each comparison inline.
-func writeSummary(dir string, info runInfo) error {
+// summaryMarkdown renders the summary of r, reading its tables from dir.
+// withRaw says whether the raw go test output is in dir to be linked.
+func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 	var b strings.Builder
-	o := info.Options
-	fmt.Fprintf(&b, "# go-spinbit benchmark run %s\n\n", filepath.Base(dir))
-	fmt.Fprintf(&b, "- mode: %s (benchtime %s, count %d, GOMAXPROCS %s, benchmarks matching `%s`)\n", o.ModeName(), o.Benchtime, o.Count, joinInts(o.CPUs), o.Bench)
-	fmt.Fprintf(&b, "- started %s, took %v\n", info.Start.Format(time.RFC3339), info.Elapsed.Round(time.Second))
-	if info.HostCPU != "" {
-		fmt.Fprintf(&b, "- host: %s\n", info.HostCPU)
+	fmt.Fprintf(&b, "# go-spinbit benchmark run %s\n\n", r.Name)
+	fmt.Fprintf(&b, "- mode: %s (benchtime %s, count %d, GOMAXPROCS %s, benchmarks matching `%s`)\n", r.Mode, r.Benchtime, r.Count, joinInts(r.CPUs), r.Bench)
+	fmt.Fprintf(&b, "- started %s, took %s\n", r.Start.Format(time.RFC3339), r.Elapsed)
+	if r.Host != "" {
+		fmt.Fprintf(&b, "- host: %s\n", r.Host)
+	}
+	pv := r.Provenance
+	if pv.Commit != "" {
+		fmt.Fprintf(&b, "- repository commit: %s\n", pv.Commit)
+	}
+	for _, p := range pv.Problems() {
+		fmt.Fprintf(&b, "- **not reproducible from the commit alone**: %s\n", p)
 	}
 	fmt.Fprintf(&b, "- runs were interleaved: each repetition ran every toolchain's test binary once, with -test.count=1\n\n")
 
-	b.WriteString("## Toolchains\n\n| name | go version | GOEXPERIMENT | raw output |\n|---|---|---|---|\n")
-	for _, p := range info.Toolchains {
-		exp := p.Experiment
+	b.WriteString("## Toolchains\n\n")
+	if withRaw {
+		b.WriteString("| name | go version | GOEXPERIMENT | raw output |\n|---|---|---|---|\n")
+	} else {
+		b.WriteString("| name | go version | GOEXPERIMENT |\n|---|---|---|\n")
+	}
+	for _, t := range r.Toolchains {
+		exp := t.Experiment
 		if exp == "" {
 			exp = "(default)"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | [%s](%s) |\n", p.Name, p.Version, exp, filepath.Base(p.Raw), filepath.Base(p.Raw))
+		if withRaw {
+			fmt.Fprintf(&b, "| %s | %s | %s | [%s](%s) |\n", t.Name, t.Version, exp, t.Raw, t.Raw)
+		} else {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", t.Name, t.Version, exp)
+		}
 	}
 	b.WriteString("\n")
 
 	b.WriteString("## Benchstat tables\n\n")
 	b.WriteString("Each file holds one table per metric: sec/op, cpu-sec/op (CPU time), vcsw/op and ivcsw/op (voluntary and involuntary context switches), B/op and allocs/op, and for the latency workloads p50, p99 and max (benchstat shows those -ns metrics as -sec). The time-per-op table is repeated here.\n\n")
-	for _, t := range info.Tables {
+	for _, t := range r.Tables {
 		fmt.Fprintf(&b, "### %s\n\n[%s](%s)\n\n", t.Title, t.File, t.File)
 		data, err := os.ReadFile(filepath.Join(dir, t.File))
 		if err != nil {
-			return err
+			return "", err
 		}
 		if tab, ok := FindTable(SplitTables(string(data)), "sec/op"); ok {
 			fmt.Fprintf(&b, "```\n%s\n```\n\n", tab.Text)
@@ -126,11 +141,11 @@ func writeSummary(dir string, info runInfo) error {
 	}
 
 	b.WriteString("## Plots\n\nOne per workload: time per op and context switches per op (and p99 latency where measured) against GOMAXPROCS, one line per toolchain.\n\n")
-	plots := append([]string(nil), info.Plots...)
+	plots := append([]string(nil), r.Plots...)
 	sort.Strings(plots)
 	for _, p := range plots {
-		name := strings.TrimSuffix(filepath.Base(p), ".svg")
-		fmt.Fprintf(&b, "### %s\n\n![%s](%s)\n\n", name, name, filepath.ToSlash(p))
+		name := strings.TrimSuffix(path.Base(p), ".svg")
+		fmt.Fprintf(&b, "### %s\n\n![%s](%s)\n\n", name, name, p)
 	}
-	return os.WriteFile(filepath.Join(dir, "summary.md"), []byte(b.String()), 0o666)
+	return b.String(), nil
 }

@@ -51,23 +51,23 @@ func TestWriteSummary(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "go1.24-vs-upstream.txt"), data, 0o666)
 	os.WriteFile(filepath.Join(dir, "odd.txt"), []byte("goos: linux\n"), 0o666)
-	tcs, _ := ParseToolchains("upstream,nospinbit")
-	info := runInfo{
-		Options: Options{Quick: true, Benchtime: "100x", Count: 1, CPUs: []int{1, 4, 16}, Bench: "Capture|Chan"},
+	rec := Record{
+		Name: "20260102-030405", Mode: "quick", Benchtime: "100x", Count: 1, CPUs: []int{1, 4, 16}, Bench: "Capture|Chan",
 		Start:   time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		Elapsed: 75 * time.Second,
-		Toolchains: []*prepared{
-			{Toolchain: tcs[0], Version: "go1.23.12", Raw: filepath.Join(dir, "upstream.txt")},
-			{Toolchain: tcs[1], Version: "go1.23.12-spinbit", Raw: filepath.Join(dir, "nospinbit.txt")},
+		Elapsed: "1m15s",
+		Toolchains: []RecordToolchain{
+			{Name: "upstream", Version: "go1.23.12", Raw: "upstream.txt"},
+			{Name: "nospinbit", Version: "go1.23.12-spinbit", Experiment: "nospinbitmutex", Raw: "nospinbit.txt"},
 		},
 		Tables: []TableFile{
 			{Title: "go1.24 vs upstream", File: "go1.24-vs-upstream.txt"},
 			{Title: "odd one", File: "odd.txt"},
 		},
-		Plots:   []string{PlotFile("Select"), PlotFile("Capture")},
-		HostCPU: "Some CPU, 2 logical CPUs",
+		Plots:      []string{"plots/Select.svg", "plots/Capture.svg"},
+		Host:       "Some CPU, 2 logical CPUs",
+		Provenance: Provenance{Commit: "0123456789ab", Changed: []string{" M patches/0001-x.patch"}},
 	}
-	if err := writeSummary(dir, info); err != nil {
+	if err := writeSummary(dir, rec); err != nil {
 		t.Fatal(err)
 	}
 	out, err := os.ReadFile(filepath.Join(dir, "summary.md"))
@@ -79,6 +79,8 @@ func TestWriteSummary(t *testing.T) {
 		"mode: quick (benchtime 100x, count 1, GOMAXPROCS 1,4,16, benchmarks matching `Capture|Chan`)",
 		"took 1m15s",
 		"host: Some CPU, 2 logical CPUs",
+		"repository commit: 0123456789ab",
+		"not reproducible from the commit alone**: uncommitted changes to measured files:  M patches/0001-x.patch",
 		"| upstream | go1.23.12 | (default) | [upstream.txt](upstream.txt) |",
 		"| nospinbit | go1.23.12-spinbit | nospinbitmutex | [nospinbit.txt](nospinbit.txt) |",
 		"### go1.24 vs upstream\n\n[go1.24-vs-upstream.txt](go1.24-vs-upstream.txt)",

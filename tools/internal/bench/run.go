@@ -71,6 +71,17 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 			return err
 		}
 	}
+	// ./bench.bash runs this from tools/, so a relative path would land
+	// there; the repository root is the one place every caller knows.
+	if o.Out != "" && !filepath.IsAbs(o.Out) {
+		o.Out = filepath.Join(root, o.Out)
+	}
+	if o.Publish != "" {
+		if !filepath.IsAbs(o.Publish) {
+			o.Publish = filepath.Join(root, o.Publish)
+		}
+		return Publish(root, o.Publish, stdout)
+	}
 	benchDir := filepath.Join(root, "bench")
 	names, err := SourceBenchmarks(benchDir, o.Bench)
 	if err != nil {
@@ -105,6 +116,14 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	}
 	if warn := spinbitWarning(ctx, tcs); warn != "" {
 		fmt.Fprintf(stdout, "warning: %s\n", warn)
+	}
+	withFork := false
+	for _, t := range o.Toolchains {
+		withFork = withFork || t.Fork()
+	}
+	prov := readProvenance(ctx, root, withFork)
+	for _, p := range prov.Problems() {
+		fmt.Fprintf(stdout, "warning: this run cannot be published (./bench.bash -publish): %s\n", p)
 	}
 
 	binDir, err := os.MkdirTemp("", "spinbit-bench-")
@@ -188,9 +207,12 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	info := runInfo{Options: o, Start: start, Elapsed: time.Since(start), Toolchains: tcs,
-		Workloads: workloads, Tables: tables, Plots: plots, HostCPU: hostCPU(tcs)}
-	if err := writeSummary(outDir, info); err != nil {
+	rec := newRecord(runInfo{Dir: outDir, Options: o, Start: start, Elapsed: time.Since(start), Toolchains: tcs,
+		Tables: tables, Plots: plots, HostCPU: hostCPU(tcs), Provenance: prov})
+	if err := writeSummary(outDir, rec); err != nil {
+		return err
+	}
+	if err := writeRecord(outDir, rec); err != nil {
 		return err
 	}
 	linkLatest(outDir)

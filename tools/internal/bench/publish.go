@@ -1,0 +1,122 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ReportDir is where Publish puts the run the repository shows, relative
+// to the repository root. Unlike bench/results/ it is committed.
+const ReportDir = "bench/report"
+
+// reportIndex is the page Publish writes in ReportDir: the run's summary
+// without the raw output, which stays in bench/results/.
+const reportIndex = "README.md"
+
+// Publish copies the tables and plots of the finished run in from into
+// root's ReportDir, with its record and a summary page, replacing what an
+// earlier Publish put there. Only a full run of every benchmark and
+// toolchain, reproducible from a commit, is accepted: the report stands
+// for the repository's claims.
+func Publish(root, from string, stdout io.Writer) error {
+	rec, err := ReadRecord(from)
+	if err != nil {
+		return err
+	}
+	if err := publishable(rec); err != nil {
+		return fmt.Errorf("cannot publish %s: %v", from, err)
+	}
+	dst := filepath.Join(root, filepath.FromSlash(ReportDir))
+	if err := os.MkdirAll(dst, 0o777); err != nil {
+		return err
+	}
+	// Remove what the last Publish wrote, so that a workload or table the
+	// new run lacks does not linger. Files it did not write stay.
+	if old, err := ReadRecord(dst); err == nil {
+		for _, f := range reportFiles(old) {
+			if err := os.Remove(filepath.Join(dst, filepath.FromSlash(f))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	for _, f := range append(tableFiles(rec), rec.Plots...) {
+		if err := copyFile(filepath.Join(from, filepath.FromSlash(f)), filepath.Join(dst, filepath.FromSlash(f))); err != nil {
+			return err
+		}
+	}
+	if err := writeRecord(dst, rec); err != nil {
+		return err
+	}
+	page, err := summaryMarkdown(dst, rec, false)
+	if err != nil {
+		return err
+	}
+	page += fmt.Sprintf("## Reproduce\n\n    git checkout %s\n    ./bench.bash\n\nwrites a new run to bench/results/; `./bench.bash -publish bench/results/latest` puts it here.\n", rec.Provenance.Commit)
+	if err := os.WriteFile(filepath.Join(dst, reportIndex), []byte(page), 0o666); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "published run %s (commit %s, %s) to %s: %d tables, %d plots\n",
+		rec.Name, rec.Provenance.Commit, rec.Start.Format("2006-01-02"), ReportDir, len(rec.Tables), len(rec.Plots))
+	return nil
+}
+
+// publishable says why rec must not stand as the repository's results.
+func publishable(rec Record) error {
+	var why []string
+	if rec.Mode != "full" {
+		why = append(why, fmt.Sprintf("it is a %s run; publish a full run (./bench.bash without -quick)", rec.Mode))
+	}
+	if rec.Bench != "." {
+		why = append(why, fmt.Sprintf("it ran only the benchmarks matching %q; publish a run of all of them (no -bench)", rec.Bench))
+	}
+	var missing []string
+	for _, k := range Known {
+		found := false
+		for _, t := range rec.Toolchains {
+			found = found || t.Name == k.Name
+		}
+		if !found {
+			missing = append(missing, k.Name)
+		}
+	}
+	if len(missing) > 0 {
+		why = append(why, "it left out toolchains "+strings.Join(missing, ",")+"; publish a run of all of them (no -toolchains)")
+	}
+	if probs := rec.Provenance.Problems(); len(probs) > 0 {
+		why = append(why, strings.Join(probs, "; ")+"; commit (and ./make.bash), then run ./bench.bash again")
+	}
+	if len(why) > 0 {
+		return errors.New(strings.Join(why, "; "))
+	}
+	return nil
+}
+
+func tableFiles(r Record) []string {
+	var out []string
+	for _, t := range r.Tables {
+		out = append(out, t.File)
+	}
+	return out
+}
+
+// reportFiles lists what Publish wrote for r, relative to ReportDir.
+func reportFiles(r Record) []string {
+	return append(append(tableFiles(r), r.Plots...), recordFile, reportIndex)
+}
+
+// copyFile copies a file that a record names.
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return fmt.Errorf("the run's record names %s, which cannot be read (%v): was the folder changed after the run?", src, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o777); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o666)
+}

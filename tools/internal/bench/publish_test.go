@@ -1,0 +1,134 @@
+package bench
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// finishedRun writes the output folder of a finished run with the given plots
+// and returns its record.
+func finishedRun(t *testing.T, dir string, mutate func(*Record), plots ...string) Record {
+	t.Helper()
+	table, err := os.ReadFile("testdata/benchstat-go1.24-vs-upstream.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := Record{
+		Name: filepath.Base(dir), Mode: "full", Benchtime: "150ms", Count: 10, CPUs: fullCPUs, Bench: ".",
+		Start: time.Date(2026, 11, 24, 7, 1, 28, 0, time.UTC), Elapsed: "12m58s", Host: "Some CPU, 2 logical CPUs",
+		Provenance: Provenance{Commit: "a3080aa12345"},
+		Tables:     []TableFile{{Title: "go1.24 vs upstream", File: "go1.24-vs-upstream.txt"}},
+	}
+	for _, k := range Known {
+		rec.Toolchains = append(rec.Toolchains, RecordToolchain{Name: k.Name, Version: "go1.x", Experiment: k.Experiment, Raw: k.Name + ".txt"})
+	}
+	for _, p := range plots {
+		rec.Plots = append(rec.Plots, "plots/"+p+".svg")
+	}
+	if mutate != nil {
+		mutate(&rec)
+	}
+	os.MkdirAll(filepath.Join(dir, "plots"), 0o777)
+	os.WriteFile(filepath.Join(dir, "go1.24-vs-upstream.txt"), table, 0o666)
+	os.WriteFile(filepath.Join(dir, "upstream.txt"), []byte("raw"), 0o666)
+	for _, p := range rec.Plots {
+		os.WriteFile(filepath.Join(dir, filepath.FromSlash(p)), []byte("<svg>"+rec.Name+"</svg>"), 0o666)
+	}
+	if err := writeRecord(dir, rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+func TestPublish(t *testing.T) {
+	root := t.TempDir()
+	report := filepath.Join(root, filepath.FromSlash(ReportDir))
+	os.MkdirAll(report, 0o777)
+	// A file Publish did not write must survive it.
+	os.WriteFile(filepath.Join(report, "runtime-mutex-on-vs-off.txt"), []byte("kept"), 0o666)
+
+	first := filepath.Join(root, "run1")
+	finishedRun(t, first, nil, "ChanContended", "Timers")
+	if err := Publish(root, first, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	second := filepath.Join(root, "run2")
+	finishedRun(t, second, nil, "ChanContended")
+	if err := Publish(root, second, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+
+	if data, err := os.ReadFile(filepath.Join(report, "plots", "ChanContended.svg")); err != nil || string(data) != "<svg>run2</svg>" {
+		t.Errorf("ChanContended.svg = %q, %v; want the second run's", data, err)
+	}
+	if _, err := os.Stat(filepath.Join(report, "plots", "Timers.svg")); err == nil {
+		t.Error("the first run's Timers plot, which the second run lacks, was left behind")
+	}
+	if data, _ := os.ReadFile(filepath.Join(report, "runtime-mutex-on-vs-off.txt")); string(data) != "kept" {
+		t.Error("Publish removed a file it did not write")
+	}
+	if _, err := os.Stat(filepath.Join(report, "upstream.txt")); err == nil {
+		t.Error("raw output was published; it belongs in bench/results only")
+	}
+	rec, err := ReadRecord(report)
+	if err != nil || rec.Name != "run2" {
+		t.Errorf("published record %+v, %v; want run2's", rec, err)
+	}
+	page, err := os.ReadFile(filepath.Join(report, reportIndex))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"run run2", "repository commit: a3080aa12345", "started 2026-11-24T07:01:28Z", "ChanContended-16", "![ChanContended](plots/ChanContended.svg)", "git checkout a3080aa12345"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("%s lacks %q", reportIndex, want)
+		}
+	}
+	if strings.Contains(string(page), "(upstream.txt)") {
+		t.Errorf("%s links raw output that is not published", reportIndex)
+	}
+}
+
+func TestPublishRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		mutate func(*Record)
+		want   string
+	}{
+		{"quick", func(r *Record) { r.Mode = "quick" }, "it is a quick run"},
+		{"some benchmarks", func(r *Record) { r.Bench = "Chan" }, `matching "Chan"`},
+		{"some toolchains", func(r *Record) { r.Toolchains = r.Toolchains[:2] }, "left out toolchains nospinbit,go1.24"},
+		{"dirty", func(r *Record) { r.Provenance.Changed = []string{" M patches/0007.patch"} }, "uncommitted changes to measured files:  M patches/0007.patch"},
+		{"stale fork", func(r *Record) { r.Provenance.Fork = "goroot/bin/go was not built from goroot/'s HEAD" }, "not built from"},
+		{"no commit", func(r *Record) { r.Provenance.Commit = "" }, "commit is unknown"},
+	} {
+		root := t.TempDir()
+		run := filepath.Join(root, "run")
+		finishedRun(t, run, c.mutate, "Select")
+		err := Publish(root, run, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Publish error = %v, want one mentioning %q", c.name, err, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(ReportDir))); err == nil {
+			t.Errorf("%s: a refused Publish still wrote %s", c.name, ReportDir)
+		}
+	}
+}
+
+func TestReadRecordErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := ReadRecord(dir); err == nil || !strings.Contains(err.Error(), "has no run.json") {
+		t.Errorf("folder without a record: error = %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, recordFile), []byte("{"), 0o666)
+	if _, err := ReadRecord(dir); err == nil || !strings.Contains(err.Error(), "not written by ./bench.bash") {
+		t.Errorf("broken record: error = %v", err)
+	}
+	writeRecord(dir, Record{Plots: []string{"../../etc/passwd"}})
+	if _, err := ReadRecord(dir); err == nil || !strings.Contains(err.Error(), "not a file inside") {
+		t.Errorf("record naming a file outside its folder: error = %v", err)
+	}
+}

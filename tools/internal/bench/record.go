@@ -1,0 +1,102 @@
+package bench
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// recordFile is the name of the machine-readable description of a run in
+// its output folder; summary.md is the human-readable one.
+const recordFile = "run.json"
+
+// Record describes a finished run: what ran, where, from which commit, and
+// which files it wrote. Publish reads it back.
+type Record struct {
+	Name       string            `json:"name"` // the output folder's name
+	Mode       string            `json:"mode"` // "quick" or "full"
+	Benchtime  string            `json:"benchtime"`
+	Count      int               `json:"count"`
+	CPUs       []int             `json:"cpus"`
+	Bench      string            `json:"bench"`
+	Start      time.Time         `json:"start"`
+	Elapsed    string            `json:"elapsed"`
+	Host       string            `json:"host"`
+	Toolchains []RecordToolchain `json:"toolchains"`
+	Provenance Provenance        `json:"provenance"`
+	Tables     []TableFile       `json:"tables"`
+	Plots      []string          `json:"plots"` // relative to the folder, slash-separated
+}
+
+// RecordToolchain is one toolchain of a run.
+type RecordToolchain struct {
+	Name       string `json:"name"`
+	Version    string `json:"version"`
+	Experiment string `json:"experiment,omitempty"`
+	Raw        string `json:"raw"` // its go test -bench output, in the run's folder
+}
+
+// runInfo is what Run knows about a run when it writes the reports.
+type runInfo struct {
+	Dir        string
+	Options    Options
+	Start      time.Time
+	Elapsed    time.Duration
+	Toolchains []*prepared
+	Tables     []TableFile
+	Plots      []string
+	HostCPU    string
+	Provenance Provenance
+}
+
+func newRecord(info runInfo) Record {
+	o := info.Options
+	r := Record{
+		Name: filepath.Base(info.Dir),
+		Mode: o.ModeName(), Benchtime: o.Benchtime, Count: o.Count, CPUs: o.CPUs, Bench: o.Bench,
+		Start: info.Start.UTC(), Elapsed: info.Elapsed.Round(time.Second).String(), Host: info.HostCPU,
+		Provenance: info.Provenance, Tables: info.Tables,
+	}
+	for _, p := range info.Toolchains {
+		r.Toolchains = append(r.Toolchains, RecordToolchain{Name: p.Name, Version: p.Version, Experiment: p.Experiment, Raw: filepath.Base(p.Raw)})
+	}
+	for _, p := range info.Plots {
+		r.Plots = append(r.Plots, filepath.ToSlash(p))
+	}
+	return r
+}
+
+func writeRecord(dir string, r Record) error {
+	data, err := json.MarshalIndent(r, "", "\t")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, recordFile), append(data, '\n'), 0o666)
+}
+
+// ReadRecord reads the record of the run whose output folder is dir.
+func ReadRecord(dir string) (Record, error) {
+	var r Record
+	data, err := os.ReadFile(filepath.Join(dir, recordFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return r, fmt.Errorf("%s has no %s: it is not the output folder of a finished ./bench.bash run, or one made before runs recorded themselves; run ./bench.bash again", dir, recordFile)
+	}
+	if err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return r, fmt.Errorf("%s: %v; it was not written by ./bench.bash, or was edited", filepath.Join(dir, recordFile), err)
+	}
+	// Publish removes and copies the files a record names, so each must
+	// stay inside the folder, as every file a run writes does.
+	for _, f := range append(tableFiles(r), r.Plots...) {
+		if !filepath.IsLocal(filepath.FromSlash(f)) {
+			return r, fmt.Errorf("%s names %q, which is not a file inside %s; it was not written by ./bench.bash, or was edited", filepath.Join(dir, recordFile), f, dir)
+		}
+	}
+	return r, nil
+}
