@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,9 +28,7 @@ func TestReadProvenance(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	ctx := context.Background()
-
-	if p := readProvenance(ctx, root, false); p.Commit != "" || p.Clean() {
+	if p := readProvenance(root, false); p.Commit != "" || p.Clean() {
 		t.Errorf("outside a git checkout: %+v, want no commit and not clean", p)
 	}
 
@@ -42,7 +39,7 @@ func TestReadProvenance(t *testing.T) {
 	git("add", ".")
 	git("commit", "-q", "-m", "base")
 
-	p := readProvenance(ctx, root, false)
+	p := readProvenance(root, false)
 	if len(p.Commit) != 12 || !p.Clean() {
 		t.Errorf("fresh commit: %+v, want a 12-digit commit and clean", p)
 	}
@@ -52,19 +49,19 @@ func TestReadProvenance(t *testing.T) {
 	write("bench/README.md", "v2\n")
 	write("bench/report/README.md", "v2\n")
 	write("bench/results/x/run.json", "{}\n")
-	if p := readProvenance(ctx, root, false); !p.Clean() {
+	if p := readProvenance(root, false); !p.Clean() {
 		t.Errorf("only docs and report changed: %+v, want clean", p)
 	}
 	write("patches/0001-a.patch", "v2\n")
 	write("bench/chan_test.go", "v2\n")
-	p = readProvenance(ctx, root, false)
+	p = readProvenance(root, false)
 	if p.Clean() || len(p.Changed) != 2 || !strings.Contains(strings.Join(p.Changed, "|"), "patches/0001-a.patch") {
 		t.Errorf("patch and benchmark edited: %+v, want both listed", p)
 	}
 
 	// The fork matters only when the run uses it.
 	git("checkout", "-q", "--", ".")
-	p = readProvenance(ctx, root, true)
+	p = readProvenance(root, true)
 	if p.Clean() || !strings.Contains(p.Fork, "run ./make.bash") {
 		t.Errorf("fork used but goroot/ missing: %+v, want a problem saying to run ./make.bash", p)
 	}

@@ -121,7 +121,7 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	for _, t := range o.Toolchains {
 		withFork = withFork || t.Fork()
 	}
-	prov := readProvenance(ctx, root, withFork)
+	prov := readProvenance(root, withFork)
 	for _, p := range prov.Problems() {
 		fmt.Fprintf(stdout, "warning: this run cannot be published (./bench.bash -publish): %s\n", p)
 	}

@@ -1,0 +1,57 @@
+package fork
+
+import (
+	"strings"
+)
+
+// Commit returns the repository's own HEAD (not goroot/'s), abbreviated
+// to 12 hex digits.
+func (r Repo) Commit() (string, error) {
+	full, err := revParse(r.Root, "HEAD")
+	if err != nil {
+		return "", err
+	}
+	return full[:min(12, len(full))], nil
+}
+
+// Uncommitted lists the repository's tracked files under paths (git
+// pathspecs) that differ from HEAD, as git status --porcelain lines.
+func (r Repo) Uncommitted(paths ...string) ([]string, error) {
+	args := append([]string{"status", "--porcelain", "--untracked-files=no", "--"}, paths...)
+	out, err := git(r.Root, nil, args...)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines, nil
+}
+
+// BuildProblem says why goroot/ is not exactly the base plus patches/,
+// built: what a program built with goroot/bin/go gets is goroot/src as it
+// is, compiled by goroot/bin's compiler, whose intrinsics the patches
+// change. It returns "" when both match patches/.
+func (r Repo) BuildProblem() string {
+	ok, err := r.Exists()
+	switch {
+	case err != nil:
+		return err.Error()
+	case !ok:
+		return "goroot/ does not exist: run ./make.bash"
+	}
+	st, err := r.Status()
+	if err != nil {
+		return "cannot compare goroot/ with patches/: " + err.Error()
+	}
+	if !st.InSync() {
+		return "goroot/ is not patches/: " + strings.ReplaceAll(st.Problem(), "\n", " ")
+	}
+	if !r.UpToDate() {
+		return "goroot/bin/go was not built from goroot/'s HEAD: run ./make.bash"
+	}
+	return ""
+}
