@@ -58,44 +58,33 @@ const (
 // thing the Go code does, and its check must find the error named.
 func Suite() []Check {
 	base := []Check{
-		{Name: "base/safety", Depth: shallow, About: "3 Ms, 2 acquisitions each: invariant, wake order, no lost wakeup"},
-		{Name: "base/safety-4m", Defines: []string{"NM=4", "NACQ=1"}, Depth: shallow, About: "4 Ms, 3 asleep at once: wakeups from the top"},
-		{Name: "base/safety-4m-forced", Defines: []string{"NM=4", "NACQ=1", "WAKEAFTER=1"}, Depth: shallow, About: "4 Ms, every unlock forced: the walk to the bottom"},
-		{Name: "base/terminates", Mode: Liveness, Claim: "terminates", Depth: shallow, About: "every M finishes, under weak fairness"},
-		{Name: "base/bound", Defines: []string{"FOREVER", "SKIPBOUND"}, Depth: deep, About: "3 Ms locking forever: invariant, wake order, the starvation bound"},
-		{Name: "base/bound-wake3", Defines: []string{"FOREVER", "SKIPBOUND", "WAKEAFTER=3"}, Depth: 2 * deep, About: "the bound with a wakeup forced every 3 unlocks, not 2"},
-		{Name: "base/wakes", Defines: []string{"FOREVER"}, Mode: Liveness, Claim: "wakes", Depth: deep, About: "no sleeper is forgotten, under weak fairness"},
+		{Name: "base/safety", Defines: []string{"NOTIMEOUT"}, Depth: shallow, About: "3 Ms, 2 acquisitions each, sleeps without timeouts: invariant, the bound, wake order, no lost wakeup"},
+		{Name: "base/safety-timeout", Defines: []string{"NACQ=1"}, Depth: shallow, About: "3 Ms, 1 acquisition each, sleeps that time out: mutexLeaveStack, invariant, the bound"},
+		{Name: "base/forever", Defines: []string{"FOREVER"}, Depth: deep, About: "3 Ms locking forever, sleeps that time out: invariant, the bound, wake order"},
+		{Name: "base/terminates", Defines: []string{"NACQ=1"}, Mode: Liveness, Claim: "terminates", Depth: shallow, About: "every M finishes, under weak fairness"},
+		{Name: "base/claims", Defines: []string{"FOREVER", "NOTIMEOUT"}, Mode: Liveness, Claim: "claims", Depth: deep, About: "a claimant eventually takes l, under weak fairness"},
 	}
-	const lost, bound = "invalid end state", "assertion violated (blind[me]<="
+	const (
+		lost  = "invalid end state"
+		bound = "assertion violated ((claimant==0)||(claimant==me))"
+	)
 	mutants := []Check{
-		mutant("LEAVE_HOLDER", lost, "unlock2Wake leaves the waking to an M that took l and owes no hint"),
-		mutant("ACQUIRE_NO_HINT", lost, "lock2Slow takes l without setting the hint: a woken M never pays its debt"),
-		mutant("HINT_EARLY", lost, "unlock2 decides to wake from a load before its swap"),
-		mutant("PUSH_FREE", "assertion violated (((key&2)==0)||", "the push CAS does not require l to be held"),
-		mutant("LINK_LATE", "assertion violated", "the push publishes the M before writing its link"),
-		mutant("SPIN_LATE", lost, "the sleeper clears mutexSpinning after its push, not in it"),
-		mutant("SEMA_NOCOUNT", lost, "the semaphore loses a wakeup given before the sleep"),
+		mutant("LEAVE_HOLDER", lost, "unlock2Wake leaves the waking to an M that took l and owes no hint", "NOTIMEOUT"),
+		mutant("ACQUIRE_NO_HINT", lost, "lock2Slow takes l without setting the hint: a woken M never pays its debt", "NOTIMEOUT"),
+		mutant("HINT_EARLY", lost, "unlock2 decides to wake from a load before its swap", "NOTIMEOUT"),
+		mutant("PUSH_FREE", "assertion violated (((key&2)==0)||", "the push CAS does not require l to be held or claimed"),
+		mutant("LINK_LATE", "assertion violated ((((phase[1]==1)==", "the push publishes the M before writing its link"),
+		mutant("SPIN_LATE", lost, "the sleeper clears mutexSpinning after its push, not in it", "NOTIMEOUT"),
+		mutant("SEMA_NOCOUNT", lost, "the semaphore loses a wakeup given before the sleep", "NOTIMEOUT"),
 		mutant("WIDE_SWAP", "((key&256)!=0)==", "the release swaps 16 bits and clobbers mutexSpinning"),
-		mutant("FORCED_TOP", bound, "a forced unlock wakes the top of the stack, not the bottom",
-			"FOREVER", "SKIPBOUND"),
-		mutant("TOP_RESETS", bound, "waking the top of the stack starts the count again",
-			"FOREVER", "SKIPBOUND"),
-		mutant("UNLINK_LATE", "assertion violated ((bottom!=0)&&(phase[bottom]==1))", "unlock2Wake gives up the stack before unlinking the bottom",
-			"NM=4", "NACQ=1", "WAKEAFTER=1"),
-		mutant("OLD_SKIPS", bound, "the count before the fix: unlocks that saw no hint were not counted",
-			"FOREVER", "SKIPBOUND"),
-		mutant("NO_FORCED_CHECK", bound, "unlock2 counts, but never looks at the stack when the hint is clear",
-			"FOREVER", "SKIPBOUND"),
-		mutant("FORCE_SPINNER", bound, "a forced unlock still leaves the waking to a spinner",
-			"FOREVER", "SKIPBOUND"),
-		mutant("NO_SKIPS", bound, "mLockSkips never grows, so no wakeup is forced",
-			"FOREVER", "SKIPBOUND"),
+		mutant("NO_CLAIM_CHECK", bound, "lock2's fast path enters without looking for a claim"),
+		mutant("SLOW_IGNORES_CLAIM", bound, "lock2Slow takes a free mutex that another M claimed"),
+		mutant("CLAIM_TWICE", "assertion violated (claimant==0)", "an overdue M claims l while another M holds the claim"),
+		mutant("LEAVE_NO_WAIT", "assertion violated ((key==0)&&", "mutexLeaveStack, not finding its M, returns without taking the wakeup"),
+		mutant("LEAVE_NO_LOCK", "assertion violated ((wakee!=0)&&(rank[wakee]==(nsleep-1)))", "mutexLeaveStack unlinks its M without taking mutexStackLocked"),
+		mutant("LEAVE_TOP_RETRY", "assertion violated ((wakee!=0)&&(rank[wakee]==(nsleep-1)))", "mutexLeaveStack, its CAS as top failed, only redoes the release"),
 	}
-	// The code before the fix also forgets sleepers forever.
-	oldWakes := mutant("OLD_SKIPS", "acceptance cycle", "the count before the fix, against the liveness of wakeups", "FOREVER")
-	oldWakes.Name += "-wakes"
-	oldWakes.Mode, oldWakes.Claim = Liveness, "wakes"
-	return append(base, append(mutants, oldWakes)...)
+	return append(base, mutants...)
 }
 
 // mutant is a safety check of the model with -DMUTANT_name, plus defines,
