@@ -40,7 +40,7 @@ func crossStress(goarch string) func(context.Context, fork.Repo) error {
 	return crossTest(crossarch.Options{
 		GOARCH:  goarch,
 		Package: "runtime",
-		Run:     "TestRuntimeMutexStressInProcess|TestRuntimeMutexKeyM",
+		Run:     "TestRuntimeMutexStressInProcess|TestRuntimeMutexClaim|TestRuntimeMutexKeyM",
 		Env:     []string{"GOEXPERIMENT=spinbitmutex"},
 		Flags:   []string{"-test.v"},
 	})
