@@ -5,7 +5,7 @@
 //	fork apply [-discard]  obtain the base and apply patches/, without building
 //	fork extract           rewrite patches/ from goroot/'s commits after upstream
 //	fork check             fail if goroot/ and patches/ disagree
-//	fork test [-run re] [-list]  run the fork's checks (see steps.go)
+//	fork test [-run re] [-list] [-short] [-long]  run the fork's checks (see steps.go)
 //
 // The repository root is found from the working directory.
 package main
@@ -23,7 +23,7 @@ import (
 )
 
 func usage() {
-	fmt.Fprintf(os.Stderr, "usage: fork make [-force] [-distpack] | apply [-discard] | extract | check | test [-run regexp] [-list]\n")
+	fmt.Fprintf(os.Stderr, "usage: fork make [-force] [-distpack] | apply [-discard] | extract | check | test [-run regexp] [-list] [-short] [-long]\n")
 	os.Exit(2)
 }
 
@@ -90,8 +90,9 @@ func main() {
 		run := fs.String("run", "", "run only the steps whose names match this regexp")
 		list := fs.Bool("list", false, "list the steps and exit")
 		short := fs.Bool("short", false, "leave out the slow steps, for iterating")
+		long := fs.Bool("long", false, "also run the long steps (dist/: a toolchain build per platform)")
 		fs.Parse(args)
-		os.Exit(runSteps(ctx, r, *run, *list, *short))
+		os.Exit(runSteps(ctx, r, *run, *list, *short, *long))
 	default:
 		usage()
 	}
