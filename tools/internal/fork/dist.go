@@ -97,6 +97,10 @@ func (r Repo) Distpack(ctx context.Context, force bool, logf func(string, ...any
 	if p := r.BuildProblem(); p != "" {
 		return fmt.Errorf("cannot distpack: %s", p)
 	}
+	if _, err := os.Stat(filepath.Join(r.Goroot(), "src", "_go.mod")); err == nil {
+		return fmt.Errorf("cannot distpack: goroot/ holds the toolchain module's _go.mod files, which an older ./make.bash laid out; " +
+			"the archives would hold them twice: move goroot/ away and run ./make.bash again")
+	}
 	if !force && r.DistUpToDate() {
 		logf("dist/ is up to date")
 		return nil
