@@ -60,17 +60,17 @@ func (r Repo) Build(ctx context.Context, force bool, logf func(string, ...any)) 
 	if exp := os.Getenv("GOEXPERIMENT"); exp != "" {
 		logf("GOEXPERIMENT=%s is set: the toolchain will have it as its default", exp)
 	}
-	if err := r.makeBash(ctx, Platform{}, false, logf); err != nil {
+	if err := r.makeBash(ctx, r.Goroot(), Platform{}, false, logf); err != nil {
 		return err
 	}
 	return os.WriteFile(r.builtFile(), []byte(stamp), 0o644)
 }
 
-// makeBash runs goroot/src/make.bash for the host, or cross-makes for
-// target (goroot/bin/GOOS_GOARCH, pkg/tool/GOOS_GOARCH) when it is set,
-// adding -distpack when distpack is set. Either way goroot/bin/go is
-// rebuilt for the host from the tree as it is.
-func (r Repo) makeBash(ctx context.Context, target Platform, distpack bool, logf func(string, ...any)) error {
+// makeBash runs src/make.bash of the Go tree in dir (goroot/, or a copy
+// of it) for the host, or cross-makes for target (bin/GOOS_GOARCH,
+// pkg/tool/GOOS_GOARCH) when it is set, adding -distpack when distpack
+// is set. Either way the tree's bin/go is rebuilt for the host.
+func (r Repo) makeBash(ctx context.Context, dir string, target Platform, distpack bool, logf func(string, ...any)) error {
 	bootstrap, err := r.Bootstrap(ctx)
 	if err != nil {
 		return err
@@ -85,13 +85,13 @@ func (r Repo) makeBash(ctx context.Context, target Platform, distpack bool, logf
 		env = append(env, "GOOS="+target.GOOS, "GOARCH="+target.GOARCH)
 		what = target.String()
 	}
-	logf("building goroot/ for %s with src/%s (GOROOT_BOOTSTRAP=%s)", what, strings.Join(args, " "), bootstrap)
+	logf("building %s for %s with src/%s (GOROOT_BOOTSTRAP=%s)", dir, what, strings.Join(args, " "), bootstrap)
 	cmd := exec.CommandContext(ctx, "bash", args...)
-	cmd.Dir = filepath.Join(r.Goroot(), "src")
+	cmd.Dir = filepath.Join(dir, "src")
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("goroot/src/make.bash for %s failed (%v): see its output above", what, err)
+		return fmt.Errorf("%s/src/make.bash for %s failed (%v): see its output above", dir, what, err)
 	}
 	return nil
 }

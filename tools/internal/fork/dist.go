@@ -86,8 +86,9 @@ func (r Repo) DistUpToDate() bool {
 	return err == nil && string(old) == stamp
 }
 
-// Distpack runs Go's cmd/distpack for the host and for each of DistTargets
-// (cross-made with src/make.bash -distpack, a full build each) and gathers
+// Distpack runs Go's cmd/distpack for the host (on goroot/ as built) and
+// for each of DistTargets (cross-made with src/make.bash -distpack in a
+// copy of goroot/'s HEAD, a full build each) and gathers
 // the binary archives, the source archive and the toolchain module files
 // into DistDir: the archives at its top, the module files laid out as a
 // module proxy under proxy/, and SHA256SUMS over all of them. goroot/ must
@@ -121,22 +122,27 @@ func (r Repo) Distpack(ctx context.Context, force bool, logf func(string, ...any
 		return err
 	}
 	host := Host()
-	for _, p := range DistPlatforms(host) {
-		if p == host {
-			err = r.distpackHost(ctx, logf)
-		} else {
-			err = r.makeBash(ctx, p, true, logf)
-		}
-		if err != nil {
+	if err := r.distpackHost(ctx, logf); err != nil {
+		return err
+	}
+	if err := collect(filepath.Join(r.Goroot(), "pkg", "distpack"), tmp, version); err != nil {
+		return fmt.Errorf("distpack for %s: %v", host, err)
+	}
+	// Cross-make in a copy of goroot/'s HEAD, so that goroot/ stays
+	// usable meanwhile and gains no other platform's files. Its source
+	// archive must come out the same as goroot/'s.
+	work := r.Root + "/dist.work"
+	defer os.RemoveAll(work)
+	for _, p := range DistPlatforms(host)[1:] {
+		if err := r.exportHead(ctx, work); err != nil {
 			return err
 		}
-		if err := collect(filepath.Join(r.Goroot(), "pkg", "distpack"), tmp, version); err != nil {
+		if err := r.makeBash(ctx, work, p, true, logf); err != nil {
+			return err
+		}
+		if err := collect(filepath.Join(work, "pkg", "distpack"), tmp, version); err != nil {
 			return fmt.Errorf("distpack for %s: %v", p, err)
 		}
-	}
-	// The cross builds rebuilt goroot/bin/go from the same tree; say so.
-	if err := os.WriteFile(r.builtFile(), []byte(stamp), 0o644); err != nil {
-		return err
 	}
 	var versions []string
 	for _, p := range DistPlatforms(host) {
@@ -191,6 +197,22 @@ func (r Repo) distpackHost(ctx context.Context, logf func(string, ...any)) error
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("%s: %v", strings.Join(args, " "), err)
 		}
+	}
+	return nil
+}
+
+// exportHead makes dir a fresh copy of the tree at goroot/'s HEAD, with
+// no git metadata and no build output.
+func (r Repo) exportHead(ctx context.Context, dir string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, "sh", "-c", `git -C "$1" archive --format=tar HEAD | tar -x -C "$2"`, "sh", r.Goroot(), dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("copying goroot/'s HEAD to %s: %v\n%s", dir, err, out)
 	}
 	return nil
 }
