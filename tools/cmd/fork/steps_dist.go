@@ -172,9 +172,9 @@ func runIn(ctx context.Context, dir string, env []string, name string, args ...s
 
 // distGotoolchain does what the README's "Use it in your project" says:
 // from a throwaway module naming the fork as its toolchain, the go command
-// on PATH switches to it through dist/'s module proxy (first with
-// GOTOOLCHAIN, then finding it on PATH under its name with the proxy
-// off), and the program it builds reports the fork's version.
+// on PATH switches to it with GOTOOLCHAIN, first through dist/'s module
+// proxy, then as the unpacked host archive on PATH under its name with the
+// proxy off, and the program it builds reports the fork's version.
 func distGotoolchain(ctx context.Context, r fork.Repo) error {
 	version, err := distReady(r)
 	if err != nil {
@@ -208,14 +208,19 @@ func distGotoolchain(ctx context.Context, r fork.Repo) error {
 			return fmt.Errorf("go %s printed %q: it did not switch to %s", strings.Join(args, " "), out, version)
 		}
 	}
-	// The switched-to toolchain sits in the module cache; as a go command
-	// named after it on PATH, the go command finds it without a proxy.
-	root := filepath.Join(modcache, "golang.org", "toolchain@"+toolchain.ModuleVersion(version, fork.Host().Dash()))
-	bin := filepath.Join(mod, ".bin")
-	if err := os.MkdirAll(bin, 0o755); err != nil {
+	// Unpacked from the host's archive and on PATH under its name, the
+	// fork is found without a proxy.
+	sdk, bin := filepath.Join(mod, ".sdk"), filepath.Join(mod, ".bin")
+	for _, d := range []string{sdk, bin} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	archive := filepath.Join(r.DistDir(), fork.ArchiveName(version, fork.Host()))
+	if _, err := runIn(ctx, mod, nil, "tar", "-C", sdk, "--strip-components=1", "-xzf", archive); err != nil {
 		return err
 	}
-	if err := os.Symlink(toolchain.Bin(root), filepath.Join(bin, version)); err != nil {
+	if err := os.Symlink(toolchain.Bin(sdk), filepath.Join(bin, version)); err != nil {
 		return err
 	}
 	env = userEnv(filepath.Join(mod, ".modcache2"), "GOPROXY=off", "GOTOOLCHAIN="+version,
