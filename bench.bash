@@ -3,6 +3,7 @@
 # benchmarks in bench/: builds the fork first if needed, then runs
 # tools/cmd/bench. ./bench.bash -quick is a smoke run of seconds per
 # toolchain; without flags it is the full run (see -n for its estimate).
+# ./bench.bash -runtime runs the runtime's own mutex benchmarks instead.
 # Flags are passed through; ./bench.bash -help lists them.
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Build the fork if needed, then run its checks; the last line is "N passed, N failed".
+# -long adds the dist/ checks (./make.bash -distpack: a full build per platform).
 set -euo pipefail
 cd "$(dirname "$0")"
 ./make.bash

@@ -1,10 +1,11 @@
 // Command fork lays out, patches, builds and checks the fork's Go tree.
 //
-//	fork make [-force]     obtain the base, apply patches/, build goroot/bin/go
+//	fork make [-force] [-distpack]  obtain the base, apply patches/, build goroot/bin/go;
+//	                       with -distpack also write the archives of every platform to dist/
 //	fork apply [-discard]  obtain the base and apply patches/, without building
 //	fork extract           rewrite patches/ from goroot/'s commits after upstream
 //	fork check             fail if goroot/ and patches/ disagree
-//	fork test [-run re] [-list]  run the fork's checks (see steps.go)
+//	fork test [-run re] [-list] [-short] [-long]  run the fork's checks (see steps.go)
 //
 // The repository root is found from the working directory.
 package main
@@ -16,12 +17,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 
 	"go-spinbit.dev/tools/internal/fork"
 )
 
 func usage() {
-	fmt.Fprintf(os.Stderr, "usage: fork make [-force] | apply [-discard] | extract | check | test [-run regexp] [-list]\n")
+	fmt.Fprintf(os.Stderr, "usage: fork make [-force] [-distpack] | apply [-discard] | extract | check | test [-run regexp] [-list] [-short] [-long]\n")
 	os.Exit(2)
 }
 
@@ -40,13 +42,19 @@ func main() {
 	fs := flag.NewFlagSet(cmd, flag.ExitOnError)
 	switch cmd {
 	case "make":
-		force := fs.Bool("force", false, "run src/make.bash even if goroot/bin/go is up to date")
+		force := fs.Bool("force", false, "run src/make.bash even if goroot/bin/go (and dist/, with -distpack) is up to date")
+		distpack := fs.Bool("distpack", false, "also write the host's and "+targets()+" archives, module files and SHA256SUMS to dist/")
 		fs.Parse(args)
 		if err := r.Prepare(ctx, false, logf); err != nil {
 			fatal(err)
 		}
 		if err := r.Build(ctx, *force, logf); err != nil {
 			fatal(err)
+		}
+		if *distpack {
+			if err := r.Distpack(ctx, *force, logf); err != nil {
+				fatal(err)
+			}
 		}
 	case "apply":
 		discard := fs.Bool("discard", false, "throw away goroot/ work that patches/ lacks")
@@ -82,11 +90,20 @@ func main() {
 		run := fs.String("run", "", "run only the steps whose names match this regexp")
 		list := fs.Bool("list", false, "list the steps and exit")
 		short := fs.Bool("short", false, "leave out the slow steps, for iterating")
+		long := fs.Bool("long", false, "also run the long steps (dist/: a toolchain build per platform)")
 		fs.Parse(args)
-		os.Exit(runSteps(ctx, r, *run, *list, *short))
+		os.Exit(runSteps(ctx, r, *run, *list, *short, *long))
 	default:
 		usage()
 	}
+}
+
+func targets() string {
+	var s []string
+	for _, p := range fork.DistTargets {
+		s = append(s, p.String())
+	}
+	return strings.Join(s, ", ")
 }
 
 func logf(format string, args ...any) {

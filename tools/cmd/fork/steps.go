@@ -20,6 +20,7 @@ import (
 type step struct {
 	name string
 	slow bool // left out by -short
+	long bool // run only with -long (heavier than the default run's budget)
 	run  func(ctx context.Context, r fork.Repo) error
 }
 
@@ -32,7 +33,7 @@ func skip(format string, args ...any) error { return errSkip{fmt.Sprintf(format,
 
 // steps lists the checks in the order they run. Each group lives in a file
 // of its own.
-var steps = concat(baseSteps, xchg8Steps, spinbitSteps, modelSteps, benchSteps)
+var steps = concat(baseSteps, xchg8Steps, spinbitSteps, modelSteps, benchSteps, distSteps)
 
 var baseSteps = []step{
 	{name: "patches/apply-fresh", run: applyFresh},
@@ -48,14 +49,14 @@ func concat(groups ...[]step) []step {
 	return all
 }
 
-func runSteps(ctx context.Context, r fork.Repo, run string, list, short bool) int {
+func runSteps(ctx context.Context, r fork.Repo, run string, list, short, long bool) int {
 	re, err := regexp.Compile(run)
 	if err != nil {
 		fatal(fmt.Errorf("-run: %v", err))
 	}
 	var selected []step
 	for _, s := range steps {
-		if re.MatchString(s.name) && !(short && s.slow) {
+		if re.MatchString(s.name) && !(short && s.slow) && (long || !s.long) {
 			selected = append(selected, s)
 		}
 	}

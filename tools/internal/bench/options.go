@@ -76,6 +76,7 @@ func ParseToolchains(list string) ([]Toolchain, error) {
 // Options says what one run does.
 type Options struct {
 	Quick      bool
+	Runtime    bool // the runtime's own mutex benchmarks instead of bench/'s
 	Check      bool
 	DryRun     bool
 	Toolchains []Toolchain
@@ -99,6 +100,12 @@ var (
 	fullCount      = 10
 	quickBenchtime = "100x"
 	fullBenchtime  = "150ms"
+
+	// -runtime: the runtime's benchmarks have no GOMAXPROCS-32 point
+	// worth its time on small machines, and run longer per iteration.
+	runtimeCPUs       = []int{1, 2, 4, 8, 16}
+	runtimeBenchtime  = "200ms"
+	runtimeToolchains = "spinbit,nospinbit,go1.24"
 )
 
 const usageText = `usage: ./bench.bash [flags]
@@ -110,6 +117,13 @@ then copies a full run's tables and plots to bench/report/.
 
 Toolchains: upstream (go1.23.12), spinbit (the fork in goroot/),
 nospinbit (the fork with GOEXPERIMENT=nospinbitmutex), go1.24 (go1.24.13).
+
+With -runtime it runs instead the runtime package's own mutex benchmarks
+(BenchmarkRuntimeMutex*, patch 0008), built by each toolchain from its own
+GOROOT: by default spinbit against nospinbit, and go1.24 too if its runtime
+had them (it does not: it is left out, saying so). Its output folders are
+bench/results/runtime-<timestamp>/, and -publish puts them in
+bench/report/runtime/.
 
 Flags:
 `
@@ -125,10 +139,11 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	}
 	var o Options
 	fs.BoolVar(&o.Quick, "quick", false, "smoke run: benchtime "+quickBenchtime+", count 1, GOMAXPROCS "+joinInts(quickCPUs)+"; seconds per toolchain")
+	fs.BoolVar(&o.Runtime, "runtime", false, "benchmark the runtime's own RuntimeMutex benchmarks (default toolchains "+runtimeToolchains+", GOMAXPROCS "+joinInts(runtimeCPUs)+", benchtime "+runtimeBenchtime+")")
 	fs.BoolVar(&o.Check, "check", false, "after the run, verify that every toolchain and benchmark has results at every GOMAXPROCS value and that tables and plots were written; exit non-zero naming what is missing")
 	fs.BoolVar(&o.DryRun, "n", false, "print the plan and the time estimate, then stop")
-	tcs := fs.String("toolchains", knownNames(), "comma-separated toolchains to compare")
-	fs.StringVar(&o.Bench, "bench", ".", "regexp selecting benchmarks by top-level name, as for go test -bench")
+	tcs := fs.String("toolchains", "", "comma-separated toolchains to compare (default "+knownNames()+", or "+runtimeToolchains+" with -runtime)")
+	fs.StringVar(&o.Bench, "bench", "", "regexp selecting benchmarks by top-level name, as for go test -bench (default ., or "+runtimeBench+" with -runtime)")
 	cpus := fs.String("cpu", "", "comma-separated GOMAXPROCS values (default "+joinInts(fullCPUs)+", or "+joinInts(quickCPUs)+" with -quick)")
 	fs.IntVar(&o.Count, "count", 0, fmt.Sprintf("repetitions, each running every toolchain once (default %d, or %d with -quick)", fullCount, quickCount))
 	fs.StringVar(&o.Benchtime, "benchtime", "", "run time per benchmark, a duration or Nx (default "+fullBenchtime+", or "+quickBenchtime+" with -quick)")
@@ -155,9 +170,23 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		return o, nil
 	}
 
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *tcs == "" && !set["toolchains"] {
+		*tcs = knownNames()
+		if o.Runtime {
+			*tcs = runtimeToolchains
+		}
+	}
 	var err error
 	if o.Toolchains, err = ParseToolchains(*tcs); err != nil {
 		return Options{}, err
+	}
+	if o.Bench == "" && !set["bench"] {
+		o.Bench = "."
+		if o.Runtime {
+			o.Bench = runtimeBench
+		}
 	}
 	if o.Bench == "" {
 		return Options{}, errors.New("-bench: empty pattern; use . for every benchmark")
@@ -170,8 +199,11 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	}
 
 	o.CPUs = fullCPUs
-	if o.Quick {
+	switch {
+	case o.Quick:
 		o.CPUs = quickCPUs
+	case o.Runtime:
+		o.CPUs = runtimeCPUs
 	}
 	if *cpus != "" {
 		if o.CPUs, err = parseCPUs(*cpus); err != nil {
@@ -187,9 +219,13 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		o.Count = fullCount
 	}
 	if o.Benchtime == "" {
-		o.Benchtime = fullBenchtime
-		if o.Quick {
+		switch {
+		case o.Quick:
 			o.Benchtime = quickBenchtime
+		case o.Runtime:
+			o.Benchtime = runtimeBenchtime
+		default:
+			o.Benchtime = fullBenchtime
 		}
 	}
 	if _, _, err := parseBenchtime(o.Benchtime); err != nil {

@@ -132,3 +132,41 @@ func TestReadRecordErrors(t *testing.T) {
 		t.Errorf("record naming a file outside its folder: error = %v", err)
 	}
 }
+
+// TestPublishRuntime checks that a -runtime run goes to its own folder,
+// needs only the toolchains whose runtime has the benchmarks, and leaves
+// the bench/ report alone.
+func TestPublishRuntime(t *testing.T) {
+	root := t.TempDir()
+	runtimeRun := func(r *Record) {
+		r.Suite, r.Bench = "runtime", runtimeBench
+		r.Toolchains = []RecordToolchain{{Name: "spinbit"}, {Name: "nospinbit"}}
+	}
+	run := filepath.Join(root, "run")
+	finishedRun(t, run, runtimeRun, "RuntimeMutexHandoff")
+	if err := Publish(root, run, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(root, filepath.FromSlash(ReportDirOf("runtime")))
+	if rec, err := ReadRecord(dst); err != nil || rec.Suite != "runtime" {
+		t.Errorf("record in %s: %+v, %v", dst, rec, err)
+	}
+	if _, err := ReadRecord(filepath.Join(root, filepath.FromSlash(ReportDir))); err == nil {
+		t.Errorf("a -runtime run was published over the bench/ report")
+	}
+
+	for _, c := range []struct {
+		name   string
+		mutate func(*Record)
+		want   string
+	}{
+		{"off only", func(r *Record) { runtimeRun(r); r.Toolchains = r.Toolchains[1:] }, "left out toolchains spinbit"},
+		{"one benchmark", func(r *Record) { runtimeRun(r); r.Bench = "RuntimeMutexHandoff" }, `matching "RuntimeMutexHandoff"`},
+	} {
+		run := filepath.Join(t.TempDir(), "run")
+		finishedRun(t, run, c.mutate, "RuntimeMutexHandoff")
+		if err := Publish(t.TempDir(), run, io.Discard); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Publish error = %v, want one mentioning %q", c.name, err, c.want)
+		}
+	}
+}

@@ -17,8 +17,9 @@ const recordFile = "run.json"
 // Record describes a finished run: what ran, where, from which commit, and
 // which files it wrote. Publish reads it back.
 type Record struct {
-	Name       string            `json:"name"` // the output folder's name
-	Mode       string            `json:"mode"` // "quick" or "full"
+	Name       string            `json:"name"`            // the output folder's name
+	Mode       string            `json:"mode"`            // "quick" or "full"
+	Suite      string            `json:"suite,omitempty"` // "" for bench/, "runtime" for -runtime
 	Benchtime  string            `json:"benchtime"`
 	Count      int               `json:"count"`
 	CPUs       []int             `json:"cpus"`
@@ -44,6 +45,7 @@ type RecordToolchain struct {
 type runInfo struct {
 	Dir        string
 	Options    Options
+	Suite      string
 	Start      time.Time
 	Elapsed    time.Duration
 	Toolchains []*prepared
@@ -57,7 +59,7 @@ func newRecord(info runInfo) Record {
 	o := info.Options
 	r := Record{
 		Name: filepath.Base(info.Dir),
-		Mode: o.ModeName(), Benchtime: o.Benchtime, Count: o.Count, CPUs: o.CPUs, Bench: o.Bench,
+		Mode: o.ModeName(), Suite: info.Suite, Benchtime: o.Benchtime, Count: o.Count, CPUs: o.CPUs, Bench: o.Bench,
 		Start: info.Start.UTC(), Elapsed: info.Elapsed.Round(time.Second).String(), Host: info.HostCPU,
 		Provenance: info.Provenance, Tables: info.Tables,
 	}

@@ -1,11 +1,15 @@
 package bench
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -148,4 +152,94 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 		fmt.Fprintf(&b, "### %s\n\n![%s](%s)\n\n", name, name, p)
 	}
 	return b.String(), nil
+}
+
+// hostCPU returns the cpu: line of the raw output, which names the
+// processor.
+func hostCPU(tcs []*prepared) string {
+	for _, p := range tcs {
+		f, err := os.Open(p.Raw)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if v, ok := strings.CutPrefix(sc.Text(), "cpu: "); ok {
+				f.Close()
+				return fmt.Sprintf("%s, %d logical CPUs", strings.TrimSpace(v), runtime.NumCPU())
+			}
+		}
+		f.Close()
+	}
+	return ""
+}
+
+// reportInput is what a finished run hands to report.
+type reportInput struct {
+	Suite      suite
+	Options    Options
+	Start      time.Time
+	OutDir     string
+	Benchstat  string
+	Toolchains []*prepared
+	Names      []string // the benchmarks, Benchmark prefix included
+	Results    map[string][]Result
+	Provenance Provenance
+}
+
+// report writes a finished run's benchstat tables, plots, summary and
+// record, prints the sec/op tables, and with -check verifies that nothing
+// is missing.
+func report(ctx context.Context, in reportInput, stdout io.Writer) error {
+	outDir := in.OutDir
+	tables, err := writeTables(ctx, in.Benchstat, outDir, in.Toolchains, in.Suite.Comparisons)
+	if err != nil {
+		return err
+	}
+	var workloads, tcNames []string
+	for _, n := range in.Names {
+		workloads = append(workloads, strings.TrimPrefix(n, "Benchmark"))
+	}
+	for _, p := range in.Toolchains {
+		tcNames = append(tcNames, p.Name)
+	}
+	plots, err := writePlots(outDir, workloads, tcNames, in.Results)
+	if err != nil {
+		return err
+	}
+	rec := newRecord(runInfo{Dir: outDir, Options: in.Options, Suite: in.Suite.Name, Start: in.Start, Elapsed: time.Since(in.Start),
+		Toolchains: in.Toolchains, Tables: tables, Plots: plots, HostCPU: hostCPU(in.Toolchains), Provenance: in.Provenance})
+	if err := writeSummary(outDir, rec); err != nil {
+		return err
+	}
+	if err := writeRecord(outDir, rec); err != nil {
+		return err
+	}
+	linkLatest(outDir)
+	fmt.Fprintf(stdout, "wrote %d tables, %d plots and %s\n", len(tables), len(plots), filepath.Join(outDir, "summary.md"))
+	for _, t := range tables {
+		if t.File == allFile {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(outDir, t.File))
+		if err == nil {
+			if tab, ok := FindTable(SplitTables(string(data)), "sec/op"); ok {
+				fmt.Fprintf(stdout, "\n%s (%s):\n%s\n", t.Title, t.File, tab.Text)
+			}
+		}
+	}
+	if !in.Options.Check {
+		return nil
+	}
+	check := CheckInput{Dir: outDir, Toolchains: tcNames, Workloads: workloads, CPUs: in.Options.CPUs, Results: in.Results, Plots: plots, Tables: tables}
+	// The rusage metrics are bench/'s own; the runtime's benchmarks lack them.
+	if runtime.GOOS == "linux" && in.Suite.Name == "" {
+		check.Units = []string{"vcsw/op", "ivcsw/op", "cpu-ns/op"}
+	}
+	if err := Check(check); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "check passed: %d toolchains x %d benchmarks x GOMAXPROCS %s, %d tables, %d plots\n",
+		len(tcNames), len(workloads), joinInts(in.Options.CPUs), len(tables), len(plots))
+	return nil
 }

@@ -106,19 +106,22 @@ func TestFindRoot(t *testing.T) {
 func TestMakeOutDir(t *testing.T) {
 	root := t.TempDir()
 	now := time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
-	a, err := makeOutDir(root, "", now)
+	a, err := makeOutDir(root, "", "", now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := makeOutDir(root, "", now)
+	b, err := makeOutDir(root, "", "", now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if filepath.Base(a) != "20250304-050607" || filepath.Base(b) != "20250304-050607-2" || filepath.Dir(a) != filepath.Join(root, "bench", "results") {
 		t.Errorf("two runs in one second got %s and %s", a, b)
 	}
+	if r, err := makeOutDir(root, "", "runtime-", now); err != nil || filepath.Base(r) != "runtime-20250304-050607" {
+		t.Errorf("a -runtime run got %s, %v; want runtime-20250304-050607", r, err)
+	}
 	os.WriteFile(filepath.Join(a, "x.txt"), nil, 0o666)
-	if _, err := makeOutDir(root, a, now); err == nil || !strings.Contains(err.Error(), "already holds files") {
+	if _, err := makeOutDir(root, a, "", now); err == nil || !strings.Contains(err.Error(), "already holds files") {
 		t.Errorf("-out naming a used folder: error = %v", err)
 	}
 	linkLatest(b)

@@ -1,6 +1,13 @@
 package bench
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 )
 
@@ -32,14 +39,18 @@ var wantedComparisons = []Comparison{
 	{New: "go1.24", Base: "upstream"},
 }
 
-// Comparisons returns the wanted comparisons possible with the toolchains.
-func Comparisons(tcs []Toolchain) []Comparison {
+// Comparisons returns the wanted comparisons of a bench/ run possible with
+// the toolchains.
+func Comparisons(tcs []Toolchain) []Comparison { return comparisonsIn(wantedComparisons, tcs) }
+
+// comparisonsIn returns the comparisons of wanted possible with tcs.
+func comparisonsIn(wanted []Comparison, tcs []Toolchain) []Comparison {
 	have := map[string]bool{}
 	for _, t := range tcs {
 		have[t.Name] = true
 	}
 	var out []Comparison
-	for _, c := range wantedComparisons {
+	for _, c := range wanted {
 		if have[c.New] && have[c.Base] {
 			out = append(out, c)
 		}
@@ -129,4 +140,66 @@ func FindTable(tables []Table, unit string) (Table, bool) {
 		}
 	}
 	return Table{}, false
+}
+
+// allFile holds the benchstat table with every toolchain side by side,
+// written when the pairwise comparisons do not already say it all.
+const allFile = "all.txt"
+
+// writeTables runs benchstat on the toolchains' raw output in outDir and
+// writes each comparison, plus all toolchains side by side.
+func writeTables(ctx context.Context, benchstat, outDir string, tcs []*prepared, wanted []Comparison) ([]TableFile, error) {
+	var toolchains []Toolchain
+	byName := map[string]*prepared{}
+	for _, p := range tcs {
+		toolchains = append(toolchains, p.Toolchain)
+		byName[p.Name] = p
+	}
+	var files []TableFile
+	bs := func(file, title string, ps ...*prepared) error {
+		var args, names []string
+		for _, p := range ps {
+			args = append(args, p.Name+"="+filepath.Base(p.Raw))
+			names = append(names, p.Name)
+		}
+		cmd := exec.CommandContext(ctx, benchstat, args...)
+		cmd.Dir = outDir
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		// benchstat reports a file it cannot read on stderr but still
+		// exits 0, so anything on stderr is a failure too.
+		if msg := strings.TrimSpace(stderr.String()); err != nil || msg != "" {
+			if err == nil {
+				err = errors.New("it wrote to stderr")
+			}
+			return fmt.Errorf("benchstat %s failed (%v): %s", strings.Join(args, " "), err, msg)
+		}
+		if err := os.WriteFile(filepath.Join(outDir, file), out, 0o666); err != nil {
+			return err
+		}
+		files = append(files, TableFile{Title: title, File: file, Columns: names})
+		return nil
+	}
+	for _, c := range comparisonsIn(wanted, toolchains) {
+		if err := bs(c.File(), c.String(), byName[c.Base], byName[c.New]); err != nil {
+			return nil, err
+		}
+	}
+	// Every toolchain side by side, in the canonical order, so the first
+	// column (the baseline of the deltas) is upstream when present. With
+	// two toolchains that would repeat their comparison.
+	if len(tcs) == 2 && len(files) == 1 {
+		return files, nil
+	}
+	var ordered []*prepared
+	for _, k := range Known {
+		if p, ok := byName[k.Name]; ok {
+			ordered = append(ordered, p)
+		}
+	}
+	if err := bs(allFile, "all toolchains, against "+ordered[0].Name, ordered...); err != nil {
+		return nil, err
+	}
+	return files, nil
 }

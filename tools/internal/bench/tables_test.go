@@ -127,7 +127,7 @@ func TestWriteTables(t *testing.T) {
 
 	dir := t.TempDir()
 	// Given out of the canonical order: all.txt must still start with upstream.
-	files, err := writeTables(ctx, benchstat, dir, preparedRaw(t, dir, scales, "go1.24", "nospinbit", "spinbit", "upstream"))
+	files, err := writeTables(ctx, benchstat, dir, preparedRaw(t, dir, scales, "go1.24", "nospinbit", "spinbit", "upstream"), wantedComparisons)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestWriteTables(t *testing.T) {
 
 	// Two toolchains: their comparison says it all, so no all.txt.
 	dir = t.TempDir()
-	files, err = writeTables(ctx, benchstat, dir, preparedRaw(t, dir, scales, "upstream", "go1.24"))
+	files, err = writeTables(ctx, benchstat, dir, preparedRaw(t, dir, scales, "upstream", "go1.24"), wantedComparisons)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,12 +197,21 @@ func TestWriteTables(t *testing.T) {
 	}
 	// Two that are no wanted comparison: all.txt still puts them side by side.
 	dir = t.TempDir()
-	files, err = writeTables(ctx, benchstat, dir, preparedRaw(t, dir, scales, "nospinbit", "spinbit"))
+	files, err = writeTables(ctx, benchstat, dir, preparedRaw(t, dir, scales, "nospinbit", "spinbit"), wantedComparisons)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) != 1 || files[0].File != allFile {
 		t.Errorf("spinbit and nospinbit wrote %+v, want only all.txt", files)
+	}
+	// In a -runtime run they are the comparison, spinbit against nospinbit.
+	dir = t.TempDir()
+	files, err = writeTables(ctx, benchstat, dir, preparedRaw(t, dir, scales, "nospinbit", "spinbit"), runtimeComparisons)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || files[0].File != "spinbit-vs-nospinbit.txt" || files[0].Columns[0] != "nospinbit" {
+		t.Errorf("-runtime spinbit and nospinbit wrote %+v, want only spinbit-vs-nospinbit.txt with nospinbit as base", files)
 	}
 
 	// A raw file that is gone makes benchstat complain (though it exits
@@ -210,7 +219,7 @@ func TestWriteTables(t *testing.T) {
 	dir = t.TempDir()
 	ps := preparedRaw(t, dir, scales, "upstream", "spinbit")
 	os.Remove(ps[1].Raw)
-	_, err = writeTables(ctx, benchstat, dir, ps)
+	_, err = writeTables(ctx, benchstat, dir, ps, wantedComparisons)
 	for _, want := range []string{"benchstat upstream=upstream.txt spinbit=spinbit.txt failed", "spinbit.txt: no such file"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("missing raw output: error = %v\nwant one mentioning %q", err, want)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"go-spinbit.dev/tools/internal/toolchain"
@@ -43,20 +44,13 @@ func (r Repo) UpToDate() bool {
 	return err == nil
 }
 
-// Build runs the tree's src/make.bash with the pinned release as bootstrap
-// toolchain, unless goroot/bin/go is already built from the tree at HEAD.
+// Build runs the tree's src/make.bash, bootstrapped with the go command on
+// PATH (see Bootstrap), unless goroot/bin/go is already built from the tree
+// at HEAD.
 func (r Repo) Build(ctx context.Context, force bool, logf func(string, ...any)) error {
 	if !force && r.UpToDate() {
 		logf("goroot/bin/go is up to date")
 		return nil
-	}
-	u, err := ReadUpstream(r.Root)
-	if err != nil {
-		return err
-	}
-	bootstrap, err := u.Fetch(ctx)
-	if err != nil {
-		return err
 	}
 	stamp, err := r.buildStamp()
 	if err != nil {
@@ -66,15 +60,96 @@ func (r Repo) Build(ctx context.Context, force bool, logf func(string, ...any)) 
 	if exp := os.Getenv("GOEXPERIMENT"); exp != "" {
 		logf("GOEXPERIMENT=%s is set: the toolchain will have it as its default", exp)
 	}
-	logf("building goroot/ with src/make.bash (GOROOT_BOOTSTRAP=%s)", bootstrap)
-	cmd := exec.CommandContext(ctx, "bash", "make.bash")
-	cmd.Dir = filepath.Join(r.Goroot(), "src")
-	cmd.Env = append(buildEnv(os.Environ()), "GOROOT_BOOTSTRAP="+bootstrap, "GOTOOLCHAIN=local")
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("goroot/src/make.bash failed (%v): see its output above", err)
+	if err := r.makeBash(ctx, r.Goroot(), Platform{}, false, logf); err != nil {
+		return err
 	}
 	return os.WriteFile(r.builtFile(), []byte(stamp), 0o644)
+}
+
+// makeBash runs src/make.bash of the Go tree in dir (goroot/, or a copy
+// of it) for the host, or cross-makes for target (bin/GOOS_GOARCH,
+// pkg/tool/GOOS_GOARCH) when it is set, adding -distpack when distpack
+// is set. Either way the tree's bin/go is rebuilt for the host.
+func (r Repo) makeBash(ctx context.Context, dir string, target Platform, distpack bool, logf func(string, ...any)) error {
+	bootstrap, err := r.Bootstrap(ctx)
+	if err != nil {
+		return err
+	}
+	args := []string{"make.bash"}
+	if distpack {
+		args = append(args, "-distpack")
+	}
+	env := append(buildEnv(os.Environ()), "GOROOT_BOOTSTRAP="+bootstrap, "GOTOOLCHAIN=local")
+	what := "the host"
+	if target != (Platform{}) {
+		env = append(env, "GOOS="+target.GOOS, "GOARCH="+target.GOARCH)
+		what = target.String()
+	}
+	logf("building %s for %s with src/%s (GOROOT_BOOTSTRAP=%s)", dir, what, strings.Join(args, " "), bootstrap)
+	cmd := exec.CommandContext(ctx, "bash", args...)
+	cmd.Dir = filepath.Join(dir, "src")
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s/src/make.bash for %s failed (%v): see its output above", dir, what, err)
+	}
+	return nil
+}
+
+// Version is the fork's Go version: the first line of goroot/VERSION.
+func (r Repo) Version() (string, error) {
+	data, err := os.ReadFile(filepath.Join(r.Goroot(), "VERSION"))
+	if err != nil {
+		return "", err
+	}
+	v, _, _ := strings.Cut(string(data), "\n")
+	return strings.TrimSpace(v), nil
+}
+
+// Bootstrap returns the Go tree that builds goroot/: $GOROOT_BOOTSTRAP if
+// it is set, as for Go's own make.bash, and otherwise the root of the go
+// command on PATH. Its version must be at least the one goroot/src/make.bash
+// asks for (its bootgo line: 1.20.6 for go1.23).
+func (r Repo) Bootstrap(ctx context.Context) (string, error) {
+	min, err := bootgo(filepath.Join(r.Goroot(), "src", "make.bash"))
+	if err != nil {
+		return "", err
+	}
+	var gocmd, from string
+	if root := os.Getenv("GOROOT_BOOTSTRAP"); root != "" {
+		gocmd, from = toolchain.Bin(root), "$GOROOT_BOOTSTRAP"
+	} else if gocmd, err = toolchain.GoCommand(); err != nil {
+		return "", err
+	} else {
+		from = "the go command on PATH"
+	}
+	root, version, err := toolchain.Describe(ctx, gocmd)
+	if err != nil {
+		return "", fmt.Errorf("cannot run %s (%s) to bootstrap the build: %v", from, gocmd, err)
+	}
+	if !toolchain.AtLeast(version, min) {
+		fork, _ := r.Version()
+		return "", fmt.Errorf("%s (%s) is %s, too old to bootstrap %s: it needs Go %s or later; "+
+			"install a newer Go (https://go.dev/dl) and put it first on PATH, or point GOROOT_BOOTSTRAP at one",
+			from, gocmd, version, fork, min)
+	}
+	return root, nil
+}
+
+var bootgoLine = regexp.MustCompile(`(?m)^bootgo=([0-9.]+)\s*$`)
+
+// bootgo reads the oldest Go version that can bootstrap a tree from the
+// bootgo= line of its src/make.bash.
+func bootgo(makeBash string) (string, error) {
+	data, err := os.ReadFile(makeBash)
+	if err != nil {
+		return "", err
+	}
+	m := bootgoLine.FindSubmatch(data)
+	if m == nil {
+		return "", fmt.Errorf("%s has no bootgo= line naming the oldest Go that can bootstrap it", makeBash)
+	}
+	return string(m[1]), nil
 }
 
 // buildEnv drops settings of the calling environment that would make

@@ -114,6 +114,18 @@ func copyTree(src, dst string) error {
 		if d.IsDir() {
 			return os.MkdirAll(target, 0o755)
 		}
+		// A module zip cannot hold go.mod files below its root, so the
+		// toolchain module ships each of the tree's go.mod as _go.mod, and
+		// the go command copies it back to go.mod when it runs the
+		// toolchain. The tree has go.mod only: take it from _go.mod.
+		switch filepath.Base(rel) {
+		case "_go.mod":
+			target = filepath.Join(filepath.Dir(target), "go.mod")
+		case "go.mod":
+			if _, err := os.Stat(filepath.Join(filepath.Dir(path), "_go.mod")); err == nil {
+				return nil
+			}
+		}
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("%s: not a regular file", path)
 		}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"go-spinbit.dev/tools/internal/toolchain"
 )
 
 // A Repo is a checkout of this repository: UPSTREAM, patches/, and the
@@ -111,7 +113,7 @@ func (r Repo) Prepare(ctx context.Context, discard bool, logf func(string, ...an
 		if err != nil {
 			return err
 		}
-		logf("obtaining %s with GOTOOLCHAIN=%s", u.Version, u.Version)
+		logf("obtaining the source of %s: go mod download %s@%s", u.Version, toolchain.ModulePath, toolchain.ModuleVersion(u.Version, u.Source))
 		base, err := u.Fetch(ctx)
 		if err != nil {
 			return err

@@ -6,7 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
+	"path/filepath"
 	"strings"
 
 	"go-spinbit.dev/tools/internal/toolchain"
@@ -16,6 +16,7 @@ import (
 type Upstream struct {
 	Version string            // a Go release, such as "go1.23.12"
 	Sums    map[string]string // GOOS-GOARCH -> h1: checksum of the toolchain module
+	Source  string            // the GOOS-GOARCH of the first h1 line: the module the source comes from
 }
 
 // ParseUpstream reads the UPSTREAM file format: '#' comments, a line
@@ -36,6 +37,9 @@ func ParseUpstream(name string, data []byte) (*Upstream, error) {
 			}
 			u.Version = f[1]
 		case f[0] == "h1" && len(f) == 3 && strings.Contains(f[1], "-") && strings.HasPrefix(f[2], "h1:"):
+			if u.Source == "" {
+				u.Source = f[1]
+			}
 			u.Sums[f[1]] = f[2]
 		default:
 			return nil, fmt.Errorf("%s:%d: cannot parse %q: want \"version go1.N.M\" or \"h1 GOOS-GOARCH h1:...\"", name, n, line)
@@ -43,6 +47,9 @@ func ParseUpstream(name string, data []byte) (*Upstream, error) {
 	}
 	if u.Version == "" {
 		return nil, fmt.Errorf("%s: no \"version go1.N.M\" line", name)
+	}
+	if u.Source == "" {
+		return nil, fmt.Errorf("%s: no \"h1 GOOS-GOARCH h1:...\" line: the source tree comes from the toolchain module it pins", name)
 	}
 	return u, nil
 }
@@ -57,22 +64,23 @@ func ReadUpstream(repo string) (*Upstream, error) {
 	return ParseUpstream("UPSTREAM", data)
 }
 
-// Fetch obtains the pinned release through the go command's toolchain
-// download and returns its root, failing unless the checksum the go command
-// verified is the one UPSTREAM pins for this host.
+// Fetch downloads the toolchain module that UPSTREAM's first h1 line pins
+// (with `go mod download`, checked against the checksum database) and
+// returns its root, failing unless its checksum is the pinned one. Every
+// platform's module of a release holds the same src/, and the build uses
+// nothing else of it, so one pinned module serves every host.
 func (u *Upstream) Fetch(ctx context.Context) (string, error) {
-	root, err := toolchain.GOROOT(ctx, u.Version)
+	m, err := toolchain.Download(ctx, toolchain.ModulePath, toolchain.ModuleVersion(u.Version, u.Source))
 	if err != nil {
 		return "", err
 	}
-	got, err := toolchain.ZipHash(u.Version)
-	if err != nil {
+	if err := u.Verify(u.Source, m.Sum); err != nil {
 		return "", err
 	}
-	if err := u.Verify(runtime.GOOS+"-"+runtime.GOARCH, got); err != nil {
-		return "", err
+	if _, err := os.Stat(filepath.Join(m.Dir, "src", "runtime")); err != nil {
+		return "", fmt.Errorf("%s: not a Go tree (no src/runtime): %v", m.Dir, err)
 	}
-	return root, nil
+	return m.Dir, nil
 }
 
 // Verify checks the checksum got of the toolchain module for platform.

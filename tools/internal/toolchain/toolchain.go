@@ -66,27 +66,6 @@ func Bin(root string) string {
 	return filepath.Join(root, "bin", exe)
 }
 
-// ModuleVersion is the golang.org/toolchain module version that carries
-// release version for the host platform, as the go command names it.
-func ModuleVersion(version string) string {
-	return "v0.0.1-" + version + "." + runtime.GOOS + "-" + runtime.GOARCH
-}
-
-// ZipHash returns the h1: checksum that the go command recorded for the
-// toolchain module of version when it downloaded and verified it.
-func ZipHash(version string) (string, error) {
-	cache := goEnv("GOMODCACHE")
-	if cache == "" {
-		return "", fmt.Errorf("go env GOMODCACHE printed nothing")
-	}
-	f := filepath.Join(cache, "cache", "download", "golang.org", "toolchain", "@v", ModuleVersion(version)+".ziphash")
-	b, err := os.ReadFile(f)
-	if err != nil {
-		return "", fmt.Errorf("reading the checksum of the downloaded %s: %v", version, err)
-	}
-	return strings.TrimSpace(string(b)), nil
-}
-
 // EnvWithout returns env less the variables named. The tools use it to run
 // a go command that must not pick up the caller's choice of toolchain,
 // target, flags or experiments.

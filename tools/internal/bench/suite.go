@@ -1,0 +1,78 @@
+package bench
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// A suite is what a run benchmarks: the workloads of the repository's
+// bench/ module, or (-runtime) the runtime package's own mutex benchmarks,
+// which each toolchain builds from its own GOROOT.
+type suite struct {
+	Name        string // "" for bench/, "runtime"
+	Desc        string // for the plan line
+	OutPrefix   string // of the default output folder's name
+	Comparisons []Comparison
+	root        string
+}
+
+// runtimeBench selects the runtime's mutex benchmarks, which patch 0008
+// adds (lock_stress_test.go). go1.24's runtime has other mutex benchmarks
+// (BenchmarkMutexContention, ...), not these.
+const runtimeBench = "RuntimeMutex"
+
+// runtimeComparisons are the tables of a -runtime run: the experiment on
+// against off, and each against go1.24 if it ran the same benchmarks.
+var runtimeComparisons = []Comparison{
+	{New: "spinbit", Base: "nospinbit"},
+	{New: "spinbit", Base: "go1.24"},
+	{New: "nospinbit", Base: "go1.24"},
+}
+
+func (o Options) suite(root string) suite {
+	if o.Runtime {
+		return suite{Name: "runtime", Desc: "the runtime's mutex benchmarks", OutPrefix: "runtime-",
+			Comparisons: runtimeComparisons, root: root}
+	}
+	return suite{Desc: "bench/", Comparisons: wantedComparisons, root: root}
+}
+
+// pkgDir is the package that a toolchain with root goroot builds and runs.
+func (s suite) pkgDir(goroot string) string {
+	if s.Name == "runtime" {
+		return filepath.Join(goroot, "src", "runtime")
+	}
+	return filepath.Join(s.root, "bench")
+}
+
+// ownBenchmarks says whether each toolchain brings its own benchmarks (its
+// runtime), which may lack the ones planned.
+func (s suite) ownBenchmarks() bool { return s.Name == "runtime" }
+
+// plannedBenchmarks lists the benchmarks matching pattern, from the
+// source of bench/ or of the fork's runtime.
+func (s suite) plannedBenchmarks(pattern string) ([]string, error) {
+	dir := s.pkgDir(filepath.Join(s.root, "goroot"))
+	names, err := SourceBenchmarks(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) > 0 {
+		return names, nil
+	}
+	if s.Name == "runtime" {
+		return nil, fmt.Errorf("-bench %q matches no benchmark of the fork's runtime (%s): the RuntimeMutex benchmarks come with patch 0008; run ./make.bash", pattern, dir)
+	}
+	all, _ := SourceBenchmarks(dir, ".")
+	return nil, fmt.Errorf("-bench %q matches no benchmark in %s; there are: %s", pattern, dir, strings.Join(all, " "))
+}
+
+// ReportDirOf is where Publish puts a run of the named suite, relative to
+// the repository root.
+func ReportDirOf(suite string) string {
+	if suite == "" {
+		return ReportDir
+	}
+	return ReportDir + "/" + suite
+}

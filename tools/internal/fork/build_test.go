@@ -1,0 +1,82 @@
+package fork
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestBootgo(t *testing.T) {
+	dir := t.TempDir()
+	mk := filepath.Join(dir, "make.bash")
+	os.WriteFile(mk, []byte("#!/bin/bash\n# needs >= Go 1.20.6\nbootgo=1.20.6\nset -e\n"), 0o644)
+	if v, err := bootgo(mk); err != nil || v != "1.20.6" {
+		t.Errorf("bootgo = %q, %v", v, err)
+	}
+	os.WriteFile(mk, []byte("#!/bin/bash\n"), 0o644)
+	if _, err := bootgo(mk); err == nil || !strings.Contains(err.Error(), "bootgo=") {
+		t.Errorf("no bootgo line: got %v", err)
+	}
+}
+
+// TestBootstrapTooOld puts a fake go command on PATH that reports an old
+// version and checks that Bootstrap refuses it, naming what is needed.
+func TestBootstrapTooOld(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"goroot/src/make.bash": "bootgo=1.20.6\n",
+		"goroot/VERSION":       "go1.23.12-spinbit\ntime 2025-08-01T19:18:26Z\n",
+	})
+	bin := filepath.Join(root, "bin")
+	fakeGo := func(version string) {
+		writeFiles(t, bin, map[string]string{"go": "#!/bin/sh\necho /opt/oldgo\necho " + version + "\n"})
+		os.Chmod(filepath.Join(bin, "go"), 0o755)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("GOROOT_BOOTSTRAP", "")
+	r := Repo{Root: root}
+
+	fakeGo("go1.19.13")
+	_, err := r.Bootstrap(context.Background())
+	for _, want := range []string{"go1.19.13", "Go 1.20.6 or later", "go1.23.12-spinbit", "GOROOT_BOOTSTRAP"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("go1.19.13 on PATH: got %v, want an error naming %q", err, want)
+		}
+	}
+	fakeGo("go1.20.6")
+	if got, err := r.Bootstrap(context.Background()); err != nil || got != "/opt/oldgo" {
+		t.Errorf("go1.20.6 on PATH: got %q, %v; want /opt/oldgo", got, err)
+	}
+	// GOROOT_BOOTSTRAP wins over PATH, and is checked the same way.
+	writeFiles(t, root, map[string]string{"boot/bin/go": "#!/bin/sh\necho /opt/boot\necho go1.17\n"})
+	os.Chmod(filepath.Join(root, "boot/bin/go"), 0o755)
+	t.Setenv("GOROOT_BOOTSTRAP", filepath.Join(root, "boot"))
+	if _, err := r.Bootstrap(context.Background()); err == nil || !strings.Contains(err.Error(), "$GOROOT_BOOTSTRAP") {
+		t.Errorf("old GOROOT_BOOTSTRAP: got %v, want an error naming it", err)
+	}
+}
+
+func TestParseUpstreamSource(t *testing.T) {
+	u, err := ParseUpstream("UPSTREAM", []byte("version go1.23.12\nh1 linux-amd64 h1:a=\nh1 darwin-arm64 h1:b=\n"))
+	if err != nil || u.Source != "linux-amd64" {
+		t.Errorf("Source = %q, %v; want the first h1 line's linux-amd64", u.Source, err)
+	}
+	if _, err := ParseUpstream("UPSTREAM", []byte("version go1.23.12\n")); err == nil || !strings.Contains(err.Error(), "h1") {
+		t.Errorf("UPSTREAM without h1 lines: got %v", err)
+	}
+}

@@ -1,0 +1,46 @@
+package fork
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestLayout lays out a tree shaped like a toolchain module: go.mod files
+// shipped as _go.mod (one also copied back to go.mod, as the go command
+// does when it runs a toolchain), build output, and scripts without their
+// execute bits.
+func TestLayout(t *testing.T) {
+	base := t.TempDir()
+	writeFiles(t, base, map[string]string{
+		"VERSION":              "go1.23.12\ntime 2025-08-01T19:18:26Z\n",
+		"src/_go.mod":          "module std\n",
+		"src/go.mod":           "module std\n",
+		"src/cmd/_go.mod":      "module cmd\n",
+		"src/make.bash":        "#!/bin/bash\n",
+		"src/runtime/proc.go":  "package runtime\n",
+		"bin/go":               "binary",
+		"pkg/tool/x/compile":   "binary",
+		"src/go/build/zcgo.go": "generated",
+	})
+	dst := filepath.Join(t.TempDir(), "goroot")
+	if err := Layout(base, dst); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"src/go.mod": "module std\n", "src/cmd/go.mod": "module cmd\n"} {
+		if got, err := os.ReadFile(filepath.Join(dst, name)); err != nil || string(got) != want {
+			t.Errorf("%s = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	for _, gone := range []string{"src/_go.mod", "src/cmd/_go.mod", "bin", "pkg", "src/go/build/zcgo.go"} {
+		if _, err := os.Stat(filepath.Join(dst, gone)); err == nil {
+			t.Errorf("%s was laid out; the release tree has no such file", gone)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(dst, "src/make.bash")); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("src/make.bash: %v, %v; want mode 0755", fi.Mode(), err)
+	}
+	if _, err := revParse(dst, UpstreamTag); err != nil {
+		t.Errorf("no tag %s: %v", UpstreamTag, err)
+	}
+}
