@@ -120,10 +120,7 @@ func BenchmarkCapture(b *testing.B) {
 		workers = 64
 		half    = 2048
 	)
-	ch := make(chan int, 2*half)
-	for i := 0; i < half; i++ {
-		ch <- i
-	}
+	ch := halfFull(half)
 	hists := make([]latencyHist, workers)
 	m := startMeter(b)
 	spread(workers, b.N, func(w, ops int) {
@@ -147,6 +144,15 @@ func BenchmarkCapture(b *testing.B) {
 	reportMerged(b, hists)
 }
 
+// halfFull returns a channel with room for 2*half values that holds half.
+func halfFull(half int) chan int {
+	ch := make(chan int, 2*half)
+	for i := 0; i < half; i++ {
+		ch <- i
+	}
+	return ch
+}
+
 func reportMerged(b *testing.B, hists []latencyHist) {
 	var all latencyHist
 	for i := range hists {
@@ -168,10 +174,7 @@ func BenchmarkAlternate(b *testing.B) {
 		workers = 64
 		half    = 2048
 	)
-	shared := make(chan int, 2*half)
-	for i := 0; i < half; i++ {
-		shared <- i
-	}
+	shared := halfFull(half)
 	hists := make([]latencyHist, workers)
 	m := startMeter(b)
 	spread(workers, b.N, func(w, ops int) {
