@@ -40,6 +40,9 @@ type Options struct {
 	Env []string
 	// Flags are extra flags for the test binary, such as "-test.count=2".
 	Flags []string
+	// BuildFlags are extra flags for go list and go test -c, such as
+	// "-tags=spinbittorture".
+	BuildFlags []string
 	// CPU, if set, is the CPU model the emulator presents (QEMU_CPU), for
 	// example "cortex-a57" for an arm64 without the LSE atomics. It is an
 	// error to set it for a GOARCH that runs natively.
@@ -230,7 +233,8 @@ func (h host) run(ctx context.Context, opts Options) error {
 
 	// The test binary runs in the package's directory, as go test would run
 	// it, so that it finds its testdata.
-	list := exec.CommandContext(ctx, opts.Go, "list", "-f", "{{.Dir}}", opts.Package)
+	listArgs := append(append([]string{"list"}, opts.BuildFlags...), "-f", "{{.Dir}}", opts.Package)
+	list := exec.CommandContext(ctx, opts.Go, listArgs...)
 	list.Dir = opts.Dir
 	list.Env = env
 	list.Stderr = stderr
@@ -246,7 +250,8 @@ func (h host) run(ctx context.Context, opts Options) error {
 	}
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, testBinaryName(opts.Package, opts.GOARCH))
-	build := exec.CommandContext(ctx, opts.Go, "test", "-c", "-o", bin, opts.Package)
+	buildArgs := append(append([]string{"test", "-c"}, opts.BuildFlags...), "-o", bin, opts.Package)
+	build := exec.CommandContext(ctx, opts.Go, buildArgs...)
 	build.Dir = opts.Dir
 	build.Env = env
 	build.Stdout, build.Stderr = stdout, stderr

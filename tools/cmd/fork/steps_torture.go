@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"go-spinbit.dev/tools/internal/crossarch"
+	"go-spinbit.dev/tools/internal/fork"
+	"go-spinbit.dev/tools/internal/torture"
+)
+
+// tortureSteps run the spinbit mutex in torture mode (-tags spinbittorture,
+// goroot/src/runtime/lock_torture.go): that the mode costs nothing when it
+// is off, the mutex tests under it natively and under qemu with its counts
+// printed, that it catches deliberately broken versions of the mutex, and,
+// with -long, upstream's runtime and sync tests under it.
+var tortureSteps = []step{
+	{name: "torture/free-when-off", run: tortureFreeWhenOff},
+	{name: "torture/native", run: tortureNative},
+	{name: "torture/catches-broken", slow: true, run: tortureCatchesBroken},
+	{name: "torture/cross-arm64", slow: true, run: tortureCross("arm64")},
+	{name: "torture/cross-ppc64le", slow: true, run: tortureCross("ppc64le")},
+	{name: "torture/runtime-sync-short", long: true, run: goTest("spinbitmutex", "-short", "-tags", torture.Tag, "runtime", "sync")},
+}
+
+// tortureFuncs are the functions of lock_spinbit.go that hold torture
+// hooks, as go tool objdump -s matches them.
+const tortureFuncs = `^runtime\.(lock2|lock2Slow|mutexGiveBack|mutexPoll|mutexLeaveStack|unlock2|unlock2Wake)$`
+
+// tortureFreeWhenOff builds a program with and without the tag and looks
+// at the machine code of the mutex: without it, nothing of torture mode
+// may be left; with it, the hooks must show, or the check is blind.
+func tortureFreeWhenOff(ctx context.Context, r fork.Repo) error {
+	dir, err := os.MkdirTemp("", "torture")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	src := "package main\n\nimport \"sync\"\n\nfunc main() {\n\tvar mu sync.Mutex\n\tch := make(chan int, 1)\n\tmu.Lock()\n\tch <- 1\n\t<-ch\n\tmu.Unlock()\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		return err
+	}
+	hooks := regexp.MustCompile(`mutexTorture\w*`)
+	env := []string{"GOEXPERIMENT=spinbitmutex"}
+	for _, on := range []bool{false, true} {
+		bin := filepath.Join(dir, fmt.Sprintf("prog-%v", on))
+		args := []string{"build", "-o", bin}
+		if on {
+			args = append(args, "-tags", torture.Tag)
+		}
+		if err := command(ctx, dir, env, r.GoCommand(), append(args, "main.go")...); err != nil {
+			return err
+		}
+		asm, err := output(ctx, dir, nil, r.GoCommand(), "tool", "objdump", "-s", tortureFuncs, bin)
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(asm, "TEXT runtime.lock2Slow(SB)") {
+			return fmt.Errorf("go tool objdump -s %s showed no lock2Slow: is the experiment on?", tortureFuncs)
+		}
+		found := hooks.FindAllString(asm, -1)
+		switch {
+		case !on && len(found) > 0:
+			return fmt.Errorf("without -tags %s the mutex's machine code still refers to %s", torture.Tag, strings.Join(unique(found), ", "))
+		case on && len(found) == 0:
+			return fmt.Errorf("with -tags %s the mutex's machine code shows no torture hook: this check cannot see them", torture.Tag)
+		}
+		fmt.Printf("-tags %s=%v: %d references to torture hooks in the mutex's machine code\n", torture.Tag, on, len(found))
+	}
+	return nil
+}
+
+func unique(s []string) []string {
+	seen := map[string]bool{}
+	var u []string
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			u = append(u, x)
+		}
+	}
+	return u
+}
+
+// tortureNative runs the runtime mutex tests built in torture mode, and
+// checks and shows the counts of the torture test.
+func tortureNative(ctx context.Context, r fork.Repo) error {
+	out, err := teeCommand(ctx, r.Root, []string{"GOEXPERIMENT=spinbitmutex"}, r.GoCommand(),
+		"test", "-tags", torture.Tag, "-run", "TestRuntimeMutex", "-count", "1", "-timeout", "10m", "-v", "runtime")
+	if err != nil {
+		return err
+	}
+	return checkTortureStats(out)
+}
+
+func checkTortureStats(out string) error {
+	s, err := torture.ParseStats(out)
+	if err != nil {
+		return err
+	}
+	if n, _ := s.Errors(); n != 0 {
+		return fmt.Errorf("torture run found %d errors: %s", n, s.Line)
+	}
+	fmt.Printf("counts: %s\n", s.Line)
+	return nil
+}
+
+// tortureCatchesBroken builds the runtime with each of torture.Breaks in
+// place of lock_spinbit.go (go test -overlay, goroot/ untouched) and runs
+// the torture test: it must fail, in the way the break is expected to
+// show. The same break without torture mode is run too, for the record
+// only: whether a normal build catches it is luck.
+func tortureCatchesBroken(ctx context.Context, r fork.Repo) error {
+	real := filepath.Join(r.Goroot(), "src", "runtime", "lock_spinbit.go")
+	src, err := os.ReadFile(real)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "torture-break")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	env := []string{"GOEXPERIMENT=spinbitmutex"}
+	var missed []string
+	for _, b := range torture.Breaks {
+		broken, err := b.Apply(string(src))
+		if err != nil {
+			return err
+		}
+		file := filepath.Join(dir, b.Name+".go")
+		overlay := filepath.Join(dir, b.Name+".json")
+		if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
+			return err
+		}
+		js, err := json.Marshal(map[string]map[string]string{"Replace": {real: file}})
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(overlay, js, 0o644); err != nil {
+			return err
+		}
+		fmt.Printf("break %s: %s\n", b.Name, b.What)
+		// -short: 2000 acquisitions per M, a second or two in torture
+		// mode; a hang ends at the stress's one-minute watchdog or at
+		// go test's timeout.
+		out, err := captureCommand(ctx, r.Root, env, r.GoCommand(), "test", "-overlay", overlay, "-tags", torture.Tag,
+			"-run", "^"+torture.Test+"$", "-short", "-count", "1", "-timeout", "100s", "runtime")
+		switch {
+		case err == nil:
+			fmt.Printf("\tin torture mode: passed: NOT CAUGHT\n")
+			missed = append(missed, b.Name)
+		case b.Caught.MatchString(out):
+			fmt.Printf("\tin torture mode: caught: %s\n", b.Caught.FindString(out))
+		default:
+			fmt.Println(out)
+			return fmt.Errorf("break %s: the torture run failed, but not in a way the break explains (want a match for %s)", b.Name, b.Caught)
+		}
+		out, err = captureCommand(ctx, r.Root, env, r.GoCommand(), "test", "-overlay", overlay,
+			"-run", "^TestRuntimeMutexStressInProcess$", "-short", "-count", "1", "-timeout", "100s", "runtime")
+		if err == nil {
+			fmt.Printf("\twithout torture mode, TestRuntimeMutexStressInProcess: passed\n")
+		} else {
+			fmt.Printf("\twithout torture mode, TestRuntimeMutexStressInProcess: failed: %s\n", firstMatch(b.Caught, out))
+		}
+	}
+	if len(missed) > 0 {
+		return fmt.Errorf("torture mode did not catch: %s", strings.Join(missed, ", "))
+	}
+	return nil
+}
+
+func firstMatch(re *regexp.Regexp, s string) string {
+	if m := re.FindString(s); m != "" {
+		return m
+	}
+	return "(see its output)"
+}
+
+// tortureCross runs the mutex stress tests in torture mode for
+// linux/goarch under qemu-user, and checks the torture test's counts.
+func tortureCross(goarch string) func(context.Context, fork.Repo) error {
+	return func(ctx context.Context, r fork.Repo) error {
+		var buf bytes.Buffer
+		err := crossarch.Run(ctx, crossarch.Options{
+			Go:         r.GoCommand(),
+			GOARCH:     goarch,
+			Package:    "runtime",
+			Run:        "TestRuntimeMutexStressInProcess|TestRuntimeMutexClaim|" + torture.Test,
+			Env:        []string{"GOEXPERIMENT=spinbitmutex"},
+			BuildFlags: []string{"-tags=" + torture.Tag},
+			Stdout:     io.MultiWriter(os.Stdout, &buf),
+		})
+		if reason, ok := crossarch.Skipped(err); ok {
+			return skip("%s", reason)
+		}
+		if err != nil {
+			return err
+		}
+		return checkTortureStats(buf.String())
+	}
+}
+
+// captureCommand runs name like command and returns its output, both
+// streams, whether or not it failed.
+func captureCommand(ctx context.Context, dir string, env []string, name string, args ...string) (string, error) {
+	var buf bytes.Buffer
+	err := runTo(ctx, &buf, dir, env, name, args...)
+	return buf.String(), err
+}
+
+// teeCommand runs name like command, its output going to ours, and also
+// returns it.
+func teeCommand(ctx context.Context, dir string, env []string, name string, args ...string) (string, error) {
+	var buf bytes.Buffer
+	err := runTo(ctx, io.MultiWriter(os.Stdout, &buf), dir, env, name, args...)
+	return buf.String(), err
+}
+
+func runTo(ctx context.Context, w io.Writer, dir string, env []string, name string, args ...string) error {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(forkEnv(os.Environ()), env...)
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s %s: %v", filepath.Base(name), strings.Join(args, " "), err)
+	}
+	return nil
+}

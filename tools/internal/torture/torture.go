@@ -1,0 +1,145 @@
+// Package torture drives the spinbit mutex's torture mode (goroot's
+// src/runtime/lock_torture.go, built with -tags spinbittorture): it reads
+// the counts the torture test prints, and it holds deliberately broken
+// versions of lock_spinbit.go that a torture run must catch.
+package torture
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Tag is the build tag that turns torture mode on.
+const Tag = "spinbittorture"
+
+// Test is the runtime test that runs the stress under torture mode and
+// prints the counts.
+const Test = "TestRuntimeMutexTorture"
+
+// statsPrefix starts the line of counts that Test prints.
+const statsPrefix = "spinbit torture:"
+
+// Stats is what a torture run printed: the line itself and its key=value
+// counts, in order.
+type Stats struct {
+	Line   string
+	Keys   []string
+	Values map[string]string
+}
+
+// ParseStats finds the counts line in out, the output of a test run. It
+// is an error if there is none (the runtime was not built with Tag and the
+// experiment on, or the test did not get that far), or if its errors count
+// is missing.
+func ParseStats(out string) (Stats, error) {
+	for _, line := range strings.Split(out, "\n") {
+		i := strings.Index(line, statsPrefix)
+		if i < 0 {
+			continue
+		}
+		line = strings.TrimSpace(line[i:])
+		s := Stats{Line: line, Values: map[string]string{}}
+		for _, f := range strings.Fields(line) {
+			k, v, ok := strings.Cut(f, "=")
+			if !ok {
+				continue
+			}
+			s.Keys = append(s.Keys, k)
+			s.Values[k] = v
+		}
+		if _, err := s.Errors(); err != nil {
+			return Stats{}, err
+		}
+		return s, nil
+	}
+	return Stats{}, fmt.Errorf("no %q line in the output: was the runtime built with -tags %s and GOEXPERIMENT=spinbitmutex, and did %s run?", statsPrefix, Tag, Test)
+}
+
+// Errors returns the count of errors the run found.
+func (s Stats) Errors() (int, error) {
+	v, ok := s.Values["errors"]
+	if !ok {
+		return 0, fmt.Errorf("torture counts have no errors= field: %q", s.Line)
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("torture counts: errors=%q is not a number", v)
+	}
+	return n, nil
+}
+
+// Count returns the named event count, or -1 if the line lacks it.
+func (s Stats) Count(name string) int64 {
+	n, err := strconv.ParseInt(s.Values[name], 10, 64)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// An Edit replaces Old, which must occur exactly once, with New.
+type Edit struct{ Old, New string }
+
+// A Break is a deliberately wrong lock_spinbit.go, made by edits to the
+// real one, that a torture run must catch.
+type Break struct {
+	Name  string
+	What  string // what is wrong, for reports
+	Edits []Edit
+	// Caught matches the output of a run that failed because of the
+	// break, as opposed to failing for some other reason.
+	Caught *regexp.Regexp
+}
+
+// Apply returns src with b's edits made. It is an error if an edit's Old
+// text does not occur in src exactly once: lock_spinbit.go has changed and
+// the break must be brought up to date, or it would test nothing.
+func (b Break) Apply(src string) (string, error) {
+	for i, e := range b.Edits {
+		switch n := strings.Count(src, e.Old); n {
+		case 1:
+			src = strings.Replace(src, e.Old, e.New, 1)
+		default:
+			return "", fmt.Errorf("break %s, edit %d: the text to replace occurs %d times in lock_spinbit.go, want once; update tools/internal/torture to match it:\n%s", b.Name, i+1, n, e.Old)
+		}
+	}
+	return src, nil
+}
+
+// Breaks are the broken versions of lock_spinbit.go that a torture run
+// must catch.
+var Breaks = []Break{
+	{
+		Name: "link-after-push",
+		What: "lock2Slow publishes its M on the stack before it writes the M's link to the M below",
+		Edits: []Edit{
+			{
+				Old: "\t\tgp.m.nextwaitm.set(mutexMFromKey(v))\n\t\tnext := v&^mutexMMask",
+				New: "\t\tnext := v&^mutexMMask",
+			},
+			{
+				Old: "\t\t\tmutexTortureNote(mutexEventSleep)\n\t\t\tmutexTortureDelay()\n",
+				New: "\t\t\tmutexTortureNote(mutexEventSleep)\n\t\t\tmutexTortureDelay()\n\t\t\tgp.m.nextwaitm.set(mutexMFromKey(v))\n",
+			},
+		},
+		// Ms left off the stack sleep for ever once their sleep times
+		// out: the stress's watchdog reports it, or, when the stuck Ms
+		// hold up the timers the watchdog needs, go test's own timeout
+		// does; a link to an M that is not asleep can also wake the
+		// wrong M and break exclusion.
+		Caught: regexp.MustCompile(`lost wakeup|panic: test timed out|another M inside the critical section|unlock of unlocked lock|counter = `),
+	},
+	{
+		Name: "take-with-store",
+		What: "lock2Slow takes a free mutex by storing the key word it loaded instead of a CAS",
+		Edits: []Edit{
+			{
+				Old: "\t\t\tif atomic.Casuintptr(&l.key, v, withSleepHint(next)) {\n\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n\t\t\t\tbreak\n\t\t\t}",
+				New: "\t\t\tatomic.Storeuintptr(&l.key, withSleepHint(next))\n\t\t\tif true {\n\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n\t\t\t\tbreak\n\t\t\t}",
+			},
+		},
+		Caught: regexp.MustCompile(`another M inside the critical section|unlock of unlocked lock|counter = |lost wakeup`),
+	},
+}

@@ -1,0 +1,102 @@
+package torture
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const sampleOutput = `=== RUN   TestRuntimeMutexTorture
+spinbit torture: 16 Ms x 2000 acquisitions, twice, in 1.2s: fast-acquire=64000 slow-acquire=2312 claim=12 longest-wait=2.1ms errors=0
+--- PASS: TestRuntimeMutexTorture (1.20s)
+`
+
+func TestParseStats(t *testing.T) {
+	s, err := ParseStats(sampleOutput)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.Errors(); n != 0 {
+		t.Errorf("errors = %d, want 0", n)
+	}
+	if got := s.Count("slow-acquire"); got != 2312 {
+		t.Errorf("slow-acquire = %d, want 2312", got)
+	}
+	if got := s.Count("nonesuch"); got != -1 {
+		t.Errorf("missing count = %d, want -1", got)
+	}
+	if got := s.Values["longest-wait"]; got != "2.1ms" {
+		t.Errorf("longest-wait = %q", got)
+	}
+	if !strings.HasPrefix(s.Line, "spinbit torture: 16 Ms") {
+		t.Errorf("line = %q", s.Line)
+	}
+
+	bad := strings.Replace(sampleOutput, "errors=0", "errors=3", 1)
+	if s, err := ParseStats(bad); err != nil {
+		t.Fatal(err)
+	} else if n, _ := s.Errors(); n != 3 {
+		t.Errorf("errors = %d, want 3", n)
+	}
+	if _, err := ParseStats("ok  \truntime\t0.1s\n"); err == nil || !strings.Contains(err.Error(), "-tags spinbittorture") {
+		t.Errorf("no counts line: err = %v, want one naming the tag", err)
+	}
+	if _, err := ParseStats("spinbit torture: fast-acquire=1\n"); err == nil {
+		t.Error("counts line without errors=: no error")
+	}
+}
+
+func TestBreakApply(t *testing.T) {
+	b := Break{Name: "x", Edits: []Edit{{Old: "a := 1\n", New: "a := 2\n"}, {Old: "b()", New: "c()"}}}
+	got, err := b.Apply("a := 1\nb()\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "a := 2\nc()\n" {
+		t.Errorf("Apply = %q", got)
+	}
+	// An edit whose text is missing, or occurs twice, would leave the
+	// break testing nothing: it must be an error.
+	if _, err := b.Apply("a := 1\n"); err == nil {
+		t.Error("missing text: no error")
+	}
+	if _, err := b.Apply("a := 1\nb()b()\n"); err == nil {
+		t.Error("text twice: no error")
+	}
+}
+
+// Each break changes something, and its pattern recognises the failures
+// it is meant to cause.
+func TestBreaksWellFormed(t *testing.T) {
+	for _, b := range Breaks {
+		if len(b.Edits) == 0 || b.Caught == nil || b.What == "" {
+			t.Errorf("break %s is incomplete", b.Name)
+		}
+		for _, e := range b.Edits {
+			if e.Old == e.New {
+				t.Errorf("break %s has an edit that changes nothing", b.Name)
+			}
+		}
+		if b.Caught.MatchString("--- PASS: TestRuntimeMutexTorture") {
+			t.Errorf("break %s: Caught matches a passing run", b.Name)
+		}
+	}
+}
+
+// The breaks still apply to the lock_spinbit.go of this checkout's goroot/,
+// when there is one (after ./make.bash).
+func TestBreaksApplyToGoroot(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "goroot", "src", "runtime", "lock_spinbit.go"))
+	if os.IsNotExist(err) {
+		t.Skip("no goroot/ here: run ./make.bash")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range Breaks {
+		if _, err := b.Apply(string(src)); err != nil {
+			t.Error(err)
+		}
+	}
+}
