@@ -93,6 +93,14 @@ func main() {
 		long := fs.Bool("long", false, "also run the long steps (dist/: a toolchain build per platform)")
 		fs.Parse(args)
 		os.Exit(runSteps(ctx, r, *run, *list, *short, *long))
+	case "step":
+		// Used by "test" to run each step in a process of its own.
+		result := fs.String("result", "", "where to write why the step failed or was skipped")
+		fs.Parse(args)
+		if fs.NArg() != 1 || *result == "" {
+			fatal(fmt.Errorf("usage: fork step -result FILE NAME"))
+		}
+		os.Exit(runOneStep(ctx, r, fs.Arg(0), *result))
 	default:
 		usage()
 	}

@@ -21,7 +21,20 @@ type step struct {
 	name string
 	slow bool // left out by -short
 	long bool // run only with -long (heavier than the default run's budget)
-	run  func(ctx context.Context, r fork.Repo) error
+	// limit bounds the step's run (defaultLimit if zero); see runIsolated.
+	limit time.Duration
+	run   func(ctx context.Context, r fork.Repo) error
+}
+
+// defaultLimit is the time limit of a step that sets none: several times
+// what the slowest such step takes from cold on 2 loaded cores.
+const defaultLimit = 20 * time.Minute
+
+func (s step) timeLimit() time.Duration {
+	if s.limit > 0 {
+		return s.limit
+	}
+	return defaultLimit
 }
 
 // errSkip marks a step that could not run here; its message says why.
@@ -38,7 +51,7 @@ var steps = concat(baseSteps, xchg8Steps, spinbitSteps, tortureSteps, modelSteps
 var baseSteps = []step{
 	{name: "patches/apply-fresh", run: applyFresh},
 	{name: "tools/go-test", run: toolsTest},
-	{name: "runtime/test-short", slow: true, run: goTest("", "-short", "runtime", "sync", "internal/runtime/atomic")},
+	{name: "runtime/test-short", slow: true, limit: 40 * time.Minute, run: goTest("", "-short", "runtime", "sync", "internal/runtime/atomic")},
 }
 
 func concat(groups ...[]step) []step {
@@ -77,7 +90,7 @@ func runSteps(ctx context.Context, r fork.Repo, run string, list, short, long bo
 	for _, s := range selected {
 		fmt.Printf("=== STEP %s\n", s.name)
 		start := time.Now()
-		err := s.run(ctx, r)
+		err := runIsolated(ctx, s)
 		d := time.Since(start).Round(100 * time.Millisecond)
 		var sk errSkip
 		switch {

@@ -20,10 +20,10 @@ import (
 // full toolchain build per platform, so they run only with -long; the
 // later ones use the dist/ that the first made.
 var distSteps = []step{
-	{name: "dist/distpack", long: true, run: within(3*time.Hour, "make.bash -distpack", distpack)},
-	{name: "dist/archives", long: true, run: within(5*time.Minute, "reading the archives", distArchives)},
-	{name: "dist/gotoolchain", long: true, run: within(20*time.Minute, "the go command switching to the fork", distGotoolchain)},
-	{name: "dist/linux-arm64-qemu", long: true, run: within(30*time.Minute, "the linux/arm64 toolchain under qemu-aarch64", distARM64)},
+	{name: "dist/distpack", long: true, limit: 3*time.Hour + 10*time.Minute, run: within(3*time.Hour, "make.bash -distpack", distpack)},
+	{name: "dist/archives", long: true, limit: 10 * time.Minute, run: within(5*time.Minute, "reading the archives", distArchives)},
+	{name: "dist/gotoolchain", long: true, limit: 25 * time.Minute, run: within(20*time.Minute, "the go command switching to the fork", distGotoolchain)},
+	{name: "dist/linux-arm64-qemu", long: true, limit: 35 * time.Minute, run: within(30*time.Minute, "the linux/arm64 toolchain under qemu-aarch64", distARM64)},
 }
 
 // within bounds a step's run to d and names what hung when it is over.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go-spinbit.dev/tools/internal/crossarch"
 	"go-spinbit.dev/tools/internal/fork"
@@ -16,12 +17,12 @@ import (
 // runtime builds for every OS with threads.
 var spinbitSteps = []step{
 	{name: "toolchain/version", run: versionNames},
-	{name: "runtime/test-short-nospinbit", slow: true, run: goTest("nospinbitmutex", "-short", "runtime", "sync", "internal/runtime/atomic")},
-	{name: "runtime/lockrank-spinbit", slow: true, run: goTest("staticlockranking,spinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
-	{name: "runtime/lockrank-nospinbit", slow: true, run: goTest("staticlockranking,nospinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
+	{name: "runtime/test-short-nospinbit", slow: true, limit: 40 * time.Minute, run: goTest("nospinbitmutex", "-short", "runtime", "sync", "internal/runtime/atomic")},
+	{name: "runtime/lockrank-spinbit", slow: true, limit: 30 * time.Minute, run: goTest("staticlockranking,spinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
+	{name: "runtime/lockrank-nospinbit", slow: true, limit: 30 * time.Minute, run: goTest("staticlockranking,nospinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
 	{name: "runtime/mutex-stress-spinbit", run: goTest("spinbitmutex", "runtime", "-run", "RuntimeMutex", "-count", "1", "-v")},
 	{name: "runtime/mutex-stress-nospinbit", run: goTest("nospinbitmutex", "runtime", "-run", "RuntimeMutex", "-count", "1")},
-	{name: "build/other-os", slow: true, run: buildOtherOSes},
+	{name: "build/other-os", slow: true, limit: 45 * time.Minute, run: buildOtherOSes},
 	// The stress test on other architectures, experiment on: 386 runs the
 	// fallback Xchg8 natively (a skip where the kernel cannot); arm64,
 	// ppc64le, ppc64 (big-endian) and s390x (big-endian, fallback) run

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"go-spinbit.dev/tools/internal/crossarch"
 	"go-spinbit.dev/tools/internal/fork"
@@ -25,10 +26,10 @@ import (
 var tortureSteps = []step{
 	{name: "torture/free-when-off", run: tortureFreeWhenOff},
 	{name: "torture/native", run: tortureNative},
-	{name: "torture/catches-broken", slow: true, run: tortureCatchesBroken},
+	{name: "torture/catches-broken", slow: true, limit: 15 * time.Minute, run: tortureCatchesBroken},
 	{name: "torture/cross-arm64", slow: true, run: tortureCross("arm64")},
 	{name: "torture/cross-ppc64le", slow: true, run: tortureCross("ppc64le")},
-	{name: "torture/runtime-sync-short", long: true, run: goTest("spinbitmutex", "-short", "-tags", torture.Tag, "runtime", "sync")},
+	{name: "torture/runtime-sync-short", long: true, limit: 30 * time.Minute, run: goTest("spinbitmutex", "-short", "-tags", torture.Tag, "runtime", "sync")},
 }
 
 // tortureFuncs are the functions of lock_spinbit.go that hold torture

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"go-spinbit.dev/tools/internal/fork"
+	"go-spinbit.dev/tools/internal/groupexec"
+)
+
+// Each step runs in a child process of its own (this program, as
+// "fork step NAME"), in a process group of its own, so that a step that
+// hangs, in any of the commands it starts, is stopped at its time limit:
+// every process of the group gets SIGQUIT, which makes go test and the
+// test binaries print their goroutines, and SIGKILL a little later. The
+// child reports why it failed or was skipped through a file, since its
+// output goes straight to ours.
+
+// quitGrace is how long a timed-out step's processes have to print their
+// goroutines after SIGQUIT before they are killed.
+const quitGrace = 30 * time.Second
+
+// The exit status of "fork step": 0 for a pass, exitFail and exitSkip with
+// the reason in the result file.
+const (
+	exitFail = 1
+	exitSkip = 3
+)
+
+// runIsolated runs s in a child process, within s's time limit.
+func runIsolated(ctx context.Context, s step) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "fork-step")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	result := filepath.Join(dir, "result")
+	cmd := exec.Command(exe, "step", "-result", result, s.name)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	err = groupexec.Run(ctx, cmd, s.timeLimit(), quitGrace)
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, groupexec.ErrTimeout):
+		return fmt.Errorf("step %s timed out after %v: %v", s.name, s.timeLimit(), err)
+	case errors.As(err, &exit) && (exit.ExitCode() == exitSkip || exit.ExitCode() == exitFail):
+		b, rerr := os.ReadFile(result)
+		if rerr != nil {
+			return fmt.Errorf("step %s exited with status %d and left no reason (%v)", s.name, exit.ExitCode(), rerr)
+		}
+		if exit.ExitCode() == exitSkip {
+			return skip("%s", b)
+		}
+		return errors.New(string(b))
+	default:
+		return fmt.Errorf("step %s: %v", s.name, err)
+	}
+}
+
+// runOneStep is "fork step": it runs the named step in this process and
+// returns the exit status for its outcome, having written the reason for
+// a failure or a skip to resultFile.
+func runOneStep(ctx context.Context, r fork.Repo, name, resultFile string) int {
+	for _, s := range steps {
+		if s.name != name {
+			continue
+		}
+		err := s.run(ctx, r)
+		if err == nil {
+			return 0
+		}
+		status, why := exitFail, err.Error()
+		var sk errSkip
+		if errors.As(err, &sk) {
+			status, why = exitSkip, sk.why
+		}
+		if werr := os.WriteFile(resultFile, []byte(why), 0o644); werr != nil {
+			fmt.Fprintf(os.Stderr, "fork step %s: %v (writing the result of: %s)\n", name, werr, why)
+			return exitFail
+		}
+		return status
+	}
+	fmt.Fprintf(os.Stderr, "fork step: no step named %q; see fork test -list\n", name)
+	return 1
+}
