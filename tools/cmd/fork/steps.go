@@ -46,7 +46,7 @@ func skip(format string, args ...any) error { return errSkip{fmt.Sprintf(format,
 
 // steps lists the checks in the order they run. Each group lives in a file
 // of its own.
-var steps = concat(baseSteps, xchg8Steps, spinbitSteps, tortureSteps, modelSteps, benchSteps, distSteps)
+var steps = concat(baseSteps, xchg8Steps, spinbitSteps, modeSteps, tortureSteps, modelSteps, benchSteps, distSteps)
 
 var baseSteps = []step{
 	{name: "patches/apply-fresh", run: applyFresh},
