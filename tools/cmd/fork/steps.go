@@ -46,7 +46,7 @@ func skip(format string, args ...any) error { return errSkip{fmt.Sprintf(format,
 
 // steps lists the checks in the order they run. Each group lives in a file
 // of its own.
-var steps = concat(baseSteps, xchg8Steps, spinbitSteps, modeSteps, tortureSteps, modelSteps, benchSteps, distSteps)
+var steps = concat(baseSteps, xchg8Steps, spinbitSteps, modeSteps, tortureSteps, modelSteps, benchSteps, longSteps, distSteps)
 
 var baseSteps = []step{
 	{name: "patches/apply-fresh", run: applyFresh},
@@ -144,12 +144,20 @@ func applyFresh(ctx context.Context, r fork.Repo) error {
 	return nil
 }
 
+// toolsTest runs the tests of tools/ with -short, which leaves out the
+// end-to-end run of the benchmarks (bench/quick runs them with the fork;
+// tools/go-test-full, with -long, runs that test too).
 func toolsTest(ctx context.Context, r fork.Repo) error {
+	return toolsTestArgs(ctx, r, "-short")
+}
+
+func toolsTestArgs(ctx context.Context, r fork.Repo, flags ...string) error {
 	gocmd, err := toolchain.GoCommand()
 	if err != nil {
 		return err
 	}
-	return command(ctx, filepath.Join(r.Root, "tools"), nil, gocmd, "test", "./...")
+	args := append(append([]string{"test"}, flags...), "./...")
+	return command(ctx, filepath.Join(r.Root, "tools"), nil, gocmd, args...)
 }
 
 // goTest runs the fork's go test with GOEXPERIMENT set to exp (unset if empty).

@@ -22,7 +22,7 @@ var spinbitSteps = []step{
 	{name: "runtime/lockrank-nospinbit", slow: true, limit: 30 * time.Minute, run: goTest("staticlockranking,nospinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
 	{name: "runtime/mutex-stress-spinbit", run: goTest("spinbitmutex", "runtime", "-run", "RuntimeMutex", "-count", "1", "-v")},
 	{name: "runtime/mutex-stress-nospinbit", run: goTest("nospinbitmutex", "runtime", "-run", "RuntimeMutex", "-count", "1")},
-	{name: "build/other-os", slow: true, limit: 45 * time.Minute, run: buildOtherOSes},
+	{name: "build/other-os", slow: true, limit: 20 * time.Minute, run: buildOtherOSes("runtime")},
 	// The stress test on other architectures, experiment on: 386 runs the
 	// fallback Xchg8 natively (a skip where the kernel cannot); arm64,
 	// ppc64le, ppc64 (big-endian) and s390x (big-endian, fallback) run
@@ -55,23 +55,26 @@ var threadOSes = [][2]string{
 	{"aix", "ppc64"}, {"plan9", "amd64"},
 }
 
-// buildOtherOSes builds std for every OS with threads, with the experiment
-// on and off, so no OS is left uncompiled.
-func buildOtherOSes(ctx context.Context, r fork.Repo) error {
-	var failed []string
-	for _, exp := range []string{"spinbitmutex", "nospinbitmutex"} {
-		for _, t := range threadOSes {
-			env := []string{"GOOS=" + t[0], "GOARCH=" + t[1], "GOEXPERIMENT=" + exp, "CGO_ENABLED=0"}
-			fmt.Printf("go build std  GOOS=%s GOARCH=%s GOEXPERIMENT=%s\n", t[0], t[1], exp)
-			if err := command(ctx, r.Root, env, r.GoCommand(), "build", "std"); err != nil {
-				failed = append(failed, t[0]+"/"+t[1]+"/"+exp)
+// buildOtherOSes builds pkg (runtime in the default run, std with -long)
+// for every OS with threads, with the experiment on and off, so no OS is
+// left uncompiled.
+func buildOtherOSes(pkg string) func(context.Context, fork.Repo) error {
+	return func(ctx context.Context, r fork.Repo) error {
+		var failed []string
+		for _, exp := range []string{"spinbitmutex", "nospinbitmutex"} {
+			for _, t := range threadOSes {
+				env := []string{"GOOS=" + t[0], "GOARCH=" + t[1], "GOEXPERIMENT=" + exp, "CGO_ENABLED=0"}
+				fmt.Printf("go build %s  GOOS=%s GOARCH=%s GOEXPERIMENT=%s\n", pkg, t[0], t[1], exp)
+				if err := command(ctx, r.Root, env, r.GoCommand(), "build", pkg); err != nil {
+					failed = append(failed, t[0]+"/"+t[1]+"/"+exp)
+				}
 			}
 		}
+		if len(failed) > 0 {
+			return fmt.Errorf("%s does not build for %s", pkg, strings.Join(failed, " "))
+		}
+		return nil
 	}
-	if len(failed) > 0 {
-		return fmt.Errorf("std does not build for %s", strings.Join(failed, " "))
-	}
-	return nil
 }
 
 // versionNames checks that the fork names itself, and the experiment when it
