@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"go-spinbit.dev/tools/internal/fork"
+)
+
+// testSteps are steps that only the tests run: runIsolated starts this
+// test binary as "step -result FILE NAME", which TestMain hands to
+// runOneStep as the fork command's main does.
+var testSteps = []step{
+	{name: "test/hang", run: func(ctx context.Context, r fork.Repo) error {
+		time.Sleep(10 * time.Minute)
+		return nil
+	}},
+	{name: "test/skip", run: func(ctx context.Context, r fork.Repo) error { return skip("nothing to do here") }},
+}
+
+func TestMain(m *testing.M) {
+	steps = append(steps, testSteps...)
+	if len(os.Args) > 1 && os.Args[1] == "step" {
+		fs := flag.NewFlagSet("step", flag.ExitOnError)
+		result := fs.String("result", "", "")
+		fs.Parse(os.Args[2:])
+		os.Exit(runOneStep(context.Background(), fork.Repo{}, fs.Arg(0), *result))
+	}
+	os.Exit(m.Run())
+}
+
+// A step that hangs is stopped at its limit: it gets SIGQUIT, prints its
+// goroutines, and the failure names the step and the limit.
+func TestStepTimeoutNamed(t *testing.T) {
+	// The step's output goes to ours: catch it in a file.
+	log, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr := os.Stdout, os.Stderr
+	os.Stdout, os.Stderr = log, log
+	start := time.Now()
+	err = runIsolated(context.Background(), step{name: "test/hang", limit: time.Second})
+	os.Stdout, os.Stderr = stdout, stderr
+	if err == nil {
+		t.Fatal("the hung step passed")
+	}
+	if want := "step test/hang timed out after 1s"; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not say %q", err, want)
+	}
+	if d := time.Since(start); d > time.Minute {
+		t.Errorf("stopping the step took %v", d)
+	}
+	out, _ := os.ReadFile(log.Name())
+	if !strings.Contains(string(out), "SIGQUIT") || !strings.Contains(string(out), "goroutine ") {
+		t.Errorf("the step printed no goroutines on SIGQUIT; its output:\n%s", out)
+	}
+}
+
+func TestStepSkipReason(t *testing.T) {
+	err := runIsolated(context.Background(), step{name: "test/skip", limit: time.Minute})
+	var sk errSkip
+	if !errors.As(err, &sk) || sk.why != "nothing to do here" {
+		t.Errorf("err = %v, want the skip with its reason", err)
+	}
+}
