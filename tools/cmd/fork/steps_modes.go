@@ -23,10 +23,10 @@ var modeSteps = []step{
 	{name: "modes/cgo", limit: 10 * time.Minute, run: runModes("cgo", nil)},
 	{name: "modes/c-archive", limit: 10 * time.Minute, run: runModes("c-archive", nil)},
 	{name: "modes/c-shared", limit: 10 * time.Minute, run: runModes("c-shared", nil)},
-	{name: "modes/race", limit: 10 * time.Minute, run: runModes("race", nil)},
-	{name: "modes/asan", limit: 10 * time.Minute, run: runModes("asan", nil)},
+	{name: "modes/race", slow: true, limit: 10 * time.Minute, run: runModes("race", nil)},
+	{name: "modes/asan", slow: true, limit: 10 * time.Minute, run: runModes("asan", nil)},
 	// Installing clang takes a few minutes the first time.
-	{name: "modes/msan", limit: 20 * time.Minute, run: runModes("msan", modes.NeedMSan)},
+	{name: "modes/msan", slow: true, limit: 20 * time.Minute, run: runModes("msan", modes.NeedMSan)},
 }
 
 // modeExperiments are the settings of the experiment each mode runs with.
