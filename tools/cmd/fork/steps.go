@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -174,10 +175,15 @@ func goTest(exp string, args ...string) func(context.Context, fork.Repo) error {
 // command runs name with args in dir, its output going to ours, with the
 // calling environment less what would pick another toolchain, plus env.
 func command(ctx context.Context, dir string, env []string, name string, args ...string) error {
+	return runTo(ctx, os.Stdout, dir, env, name, args...)
+}
+
+// runTo runs name like command, both output streams going to w.
+func runTo(ctx context.Context, w io.Writer, dir string, env []string, name string, args ...string) error {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(forkEnv(os.Environ()), env...)
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	cmd.Stdout, cmd.Stderr = w, w
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%s %s: %v", filepath.Base(name), strings.Join(args, " "), err)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -224,15 +223,4 @@ func teeCommand(ctx context.Context, dir string, env []string, name string, args
 	var buf bytes.Buffer
 	err := runTo(ctx, io.MultiWriter(os.Stdout, &buf), dir, env, name, args...)
 	return buf.String(), err
-}
-
-func runTo(ctx context.Context, w io.Writer, dir string, env []string, name string, args ...string) error {
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(forkEnv(os.Environ()), env...)
-	cmd.Stdout, cmd.Stderr = w, w
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s %s: %v", filepath.Base(name), strings.Join(args, " "), err)
-	}
-	return nil
 }
