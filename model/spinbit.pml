@@ -361,7 +361,7 @@ lock2:
 		fi
 	}
 l2_claim:
-	atomic {        /* go lock2: `if atomic.Loaduintptr(&l.key)&mutexClaimed == 0`, `return`, `mutexGiveBack(l)` */
+	atomic {        /* go lock2: `if atomic.Load8(keyFlags8(&l.key))&(mutexClaimed>>8) == 0`, `return`, `mutexGiveBack(l)` (a load of the byte that holds mutexClaimed) */
 		if
 		:: (key & mutexClaimed) == 0 -> acquired(); goto holding
 		:: else
@@ -385,7 +385,7 @@ g_cas:
 
 	/* ---- lock2Slow ---- */
 slow:
-	atomic {        /* go lock2Slow: `deadline := nanotime() + mutexPatience`, `v := atomic.Loaduintptr(&l.key)` */
+	atomic {        /* go lock2Slow: `deadline := nanotime() + patience`, `v := atomic.Loaduintptr(&l.key)` */
 		v = key;
 		slowDecide()
 	}
