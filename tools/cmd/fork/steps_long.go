@@ -79,7 +79,7 @@ func optIn(goarch string) func(context.Context, fork.Repo) error {
 			Go:      r.GoCommand(),
 			GOARCH:  goarch,
 			Package: "runtime",
-			Run:     "TestRuntimeMutexStressInProcess|TestRuntimeMutexClaim|TestRuntimeMutexKeyM",
+			Run:     "TestRuntimeMutexStressInProcess|TestRuntimeMutexClaim|TestRuntimeMutexKey",
 			Env:     []string{"GOEXPERIMENT=spinbitmutex"},
 			Stdout:  io.MultiWriter(os.Stdout, &out),
 		})
