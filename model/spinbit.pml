@@ -19,7 +19,10 @@
  * nanotime() with the deadline of lock2Slow, the model chooses either
  * outcome, and a sleep with a timeout may time out at any point where
  * semasleep can return -1. The clock is monotonic, so once an M finds its
- * deadline passed it stays overdue.
+ * deadline passed it stays overdue. (The first comparison of a wait comes
+ * just after lock2Slow sets the deadline a whole patience ahead, so the Go
+ * code cannot find it passed there; the model lets it, which only adds
+ * runs to check.)
  *
  * What is checked, and how (model/README.md has the commands):
  *   - mutual exclusion, the shape and order of the stack of sleepers, who
@@ -250,7 +253,7 @@ inline overdueDecide() {
 /* The top of lock2Slow's loop, after each load of v.
  * go lock2Slow: `if claimed`, `if v&mutexLocked == 0`, `if v&(mutexLocked|mutexClaimed) == 0`, `if overdue`,
  * `if v&mutexClaimed == 0`, `if !spinning && v&mutexSpinning == 0`, `if spinning && spins < mutexActiveSpins+mutexPassiveSpins`,
- * `rest := deadline - nanotime()`, `if rest <= 0`, `overdue = true`, `continue` */
+ * `now := nanotime()`, `if deadline == 0`, `deadline = now + patience`, `rest := deadline - now`, `if rest <= 0`, `overdue = true`, `continue` */
 inline slowDecide() {
 	if
 	:: claimed ->
@@ -385,7 +388,15 @@ g_cas:
 
 	/* ---- lock2Slow ---- */
 slow:
-	atomic {        /* go lock2Slow: `deadline := nanotime() + patience`, `v := atomic.Loaduintptr(&l.key)` */
+	atomic {        /* go lock2Slow: `v := atomic.Loaduintptr(&l.key)`, `if v&(mutexLocked|mutexSpinning|mutexClaimed|mutexMMask) == mutexLocked && ncpu > 1` */
+		v = key;
+		if
+		:: (v & (mutexLocked | mutexSpinning | mutexClaimed)) == mutexLocked && mutexMFromKey(v) == 0 -> goto s_prepoll
+		:: true -> slowDecide()  /* also ncpu == 1 */
+		fi
+	}
+s_prepoll:
+	atomic {        /* go lock2Slow: `mutexPoll(0)`, `v = atomic.Loaduintptr(&l.key)` (light contention) */
 		v = key;
 		slowDecide()
 	}
