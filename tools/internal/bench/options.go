@@ -75,19 +75,20 @@ func ParseToolchains(list string) ([]Toolchain, error) {
 
 // Options says what one run does.
 type Options struct {
-	Quick      bool
-	Runtime    bool // the runtime's own mutex benchmarks instead of bench/'s
-	Check      bool
-	DryRun     bool
-	Toolchains []Toolchain
-	Bench      string        // -test.bench pattern, matched against top-level benchmark names
-	CPUs       []int         // GOMAXPROCS values (-test.cpu)
-	Count      int           // repetitions; each runs every toolchain once
-	Benchtime  string        // -test.benchtime
-	Out        string        // output folder; empty means bench/results/<timestamp>
-	Root       string        // repository root; empty means search upwards from the working directory
-	Timeout    time.Duration // -test.timeout for one run of one test binary
-	Publish    string        // if set, publish this finished run instead of running (see Publish)
+	Quick        bool
+	Runtime      bool // the runtime's own mutex benchmarks instead of bench/'s
+	Instructions bool // count instructions under callgrind instead of timing (instructions.go)
+	Check        bool
+	DryRun       bool
+	Toolchains   []Toolchain
+	Bench        string        // -test.bench pattern, matched against top-level benchmark names
+	CPUs         []int         // GOMAXPROCS values (-test.cpu)
+	Count        int           // repetitions; each runs every toolchain once
+	Benchtime    string        // -test.benchtime
+	Out          string        // output folder; empty means bench/results/<timestamp>
+	Root         string        // repository root; empty means search upwards from the working directory
+	Timeout      time.Duration // -test.timeout for one run of one test binary
+	Publish      string        // if set, publish this finished run instead of running (see Publish)
 }
 
 // Defaults for the two modes. Full mode's benchtime was chosen with
@@ -125,6 +126,15 @@ had them (it does not: it is left out, saying so). Its output folders are
 bench/results/runtime-<timestamp>/, and -publish puts them in
 bench/report/runtime/.
 
+With -instructions it counts, under valgrind's callgrind, the instructions
+each toolchain executes per operation at GOMAXPROCS 1 and per call of
+runtime.lock2 and runtime.unlock2 (default toolchains upstream,spinbit,go1.24,
+benchmarks ChanContended, Select and MutexParked, -benchtime 20000x: runs of
+N and 3N iterations), and writes instructions.txt to
+bench/results/instructions-<timestamp>/. Counts do not depend on other load
+on the machine, so they show differences in the uncontended paths that
+timing on a busy machine cannot. It needs valgrind.
+
 Flags:
 `
 
@@ -140,6 +150,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	var o Options
 	fs.BoolVar(&o.Quick, "quick", false, "smoke run: benchtime "+quickBenchtime+", count 1, GOMAXPROCS "+joinInts(quickCPUs)+"; seconds per toolchain")
 	fs.BoolVar(&o.Runtime, "runtime", false, "benchmark the runtime's own RuntimeMutex benchmarks (default toolchains "+runtimeToolchains+", GOMAXPROCS "+joinInts(runtimeCPUs)+", benchtime "+runtimeBenchtime+")")
+	fs.BoolVar(&o.Instructions, "instructions", false, "count instructions at GOMAXPROCS 1 under valgrind's callgrind instead of timing (default toolchains "+instrToolchains+", benchmarks "+instrBench+", benchtime "+instrBenchtime+")")
 	fs.BoolVar(&o.Check, "check", false, "after the run, verify that every toolchain and benchmark has results at every GOMAXPROCS value and that tables and plots were written; exit non-zero naming what is missing")
 	fs.BoolVar(&o.DryRun, "n", false, "print the plan and the time estimate, then stop")
 	tcs := fs.String("toolchains", "", "comma-separated toolchains to compare (default "+knownNames()+", or "+runtimeToolchains+" with -runtime)")
@@ -172,6 +183,12 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if o.Instructions {
+		if err := instructionsFlags(&o, set, *tcs, *cpus); err != nil {
+			return Options{}, err
+		}
+		*tcs, *cpus = instrToolchainsOr(*tcs), ""
+	}
 	if *tcs == "" && !set["toolchains"] {
 		*tcs = knownNames()
 		if o.Runtime {
@@ -184,8 +201,11 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	}
 	if o.Bench == "" && !set["bench"] {
 		o.Bench = "."
-		if o.Runtime {
+		switch {
+		case o.Runtime:
 			o.Bench = runtimeBench
+		case o.Instructions:
+			o.Bench = instrBench
 		}
 	}
 	if o.Bench == "" {
@@ -204,6 +224,8 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		o.CPUs = quickCPUs
 	case o.Runtime:
 		o.CPUs = runtimeCPUs
+	case o.Instructions:
+		o.CPUs = []int{instrCPU}
 	}
 	if *cpus != "" {
 		if o.CPUs, err = parseCPUs(*cpus); err != nil {
@@ -224,12 +246,16 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 			o.Benchtime = quickBenchtime
 		case o.Runtime:
 			o.Benchtime = runtimeBenchtime
+		case o.Instructions:
+			o.Benchtime = instrBenchtime
 		default:
 			o.Benchtime = fullBenchtime
 		}
 	}
-	if _, _, err := parseBenchtime(o.Benchtime); err != nil {
+	if _, n, err := parseBenchtime(o.Benchtime); err != nil {
 		return Options{}, err
+	} else if o.Instructions && n == 0 {
+		return Options{}, fmt.Errorf("-benchtime %q: -instructions runs a fixed number of iterations; give a count such as %s", o.Benchtime, instrBenchtime)
 	}
 	switch {
 	case o.Timeout < 0:
@@ -286,9 +312,33 @@ func joinInts(v []int) string {
 	return strings.Join(s, ",")
 }
 
+// instructionsFlags refuses the flags that -instructions cannot honour.
+func instructionsFlags(o *Options, set map[string]bool, tcs, cpus string) error {
+	for _, other := range []string{"runtime", "quick", "count"} {
+		if set[other] {
+			return fmt.Errorf("-instructions and -%s cannot be combined: -instructions runs bench/'s benchmarks once per toolchain, counting instructions; leave out -%s", other, other)
+		}
+	}
+	if set["cpu"] && strings.TrimSpace(cpus) != strconv.Itoa(instrCPU) {
+		return fmt.Errorf("-cpu %s: -instructions counts at GOMAXPROCS %d only, where counts repeat from run to run; leave out -cpu", cpus, instrCPU)
+	}
+	o.Count = 1
+	return nil
+}
+
+func instrToolchainsOr(tcs string) string {
+	if tcs == "" {
+		return instrToolchains
+	}
+	return tcs
+}
+
 // ModeName describes the mode for printing.
 func (o Options) ModeName() string {
-	if o.Quick {
+	switch {
+	case o.Instructions:
+		return "instruction-counting"
+	case o.Quick:
 		return "quick"
 	}
 	return "full"

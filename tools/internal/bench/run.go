@@ -59,9 +59,18 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s run of %s: toolchains %s; %d benchmarks; GOMAXPROCS %s; count %d; benchtime %s\n",
 		o.ModeName(), s.Desc, strings.Join(tcNames, ","), len(names), joinInts(o.CPUs), o.Count, o.Benchtime)
-	fmt.Fprintf(stdout, "estimate: %s\n", EstimateRun(o, len(names)))
+	if o.Instructions {
+		fmt.Fprintf(stdout, "plan: %d runs under callgrind, of %d and 3 times as many iterations per benchmark and toolchain\n", 2*len(names)*len(o.Toolchains), mustIterations(o.Benchtime))
+	} else {
+		fmt.Fprintf(stdout, "estimate: %s\n", EstimateRun(o, len(names)))
+	}
 	if o.DryRun {
 		return nil
+	}
+	if o.Instructions {
+		if err := checkValgrind(); err != nil {
+			return err
+		}
 	}
 
 	// Resolve and probe every toolchain before building anything, so that a
@@ -86,11 +95,18 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 
 	// Only now, with every binary built, make the output folder, so that
 	// failed builds leave no empty results behind.
-	outDir, err := makeOutDir(root, o.Out, s.OutPrefix, start)
+	prefix := s.OutPrefix
+	if o.Instructions {
+		prefix = "instructions-"
+	}
+	outDir, err := makeOutDir(root, o.Out, prefix, start)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "output: %s\n", outDir)
+	if o.Instructions {
+		return runInstructions(ctx, outDir, tcs, o, names, stdout)
+	}
 	results, err := runAll(ctx, outDir, tcs, o, stdout)
 	if err != nil {
 		return err
