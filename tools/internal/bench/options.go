@@ -184,15 +184,18 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if o.Instructions {
-		if err := instructionsFlags(&o, set, *tcs, *cpus); err != nil {
+		if err := instructionsFlags(&o, set, *cpus); err != nil {
 			return Options{}, err
 		}
-		*tcs, *cpus = instrToolchainsOr(*tcs), ""
 	}
 	if *tcs == "" && !set["toolchains"] {
-		*tcs = knownNames()
-		if o.Runtime {
+		switch {
+		case o.Runtime:
 			*tcs = runtimeToolchains
+		case o.Instructions:
+			*tcs = instrToolchains
+		default:
+			*tcs = knownNames()
 		}
 	}
 	var err error
@@ -313,24 +316,17 @@ func joinInts(v []int) string {
 }
 
 // instructionsFlags refuses the flags that -instructions cannot honour.
-func instructionsFlags(o *Options, set map[string]bool, tcs, cpus string) error {
+func instructionsFlags(o *Options, set map[string]bool, cpus string) error {
 	for _, other := range []string{"runtime", "quick", "count"} {
 		if set[other] {
 			return fmt.Errorf("-instructions and -%s cannot be combined: -instructions runs bench/'s benchmarks once per toolchain, counting instructions; leave out -%s", other, other)
 		}
 	}
 	if set["cpu"] && strings.TrimSpace(cpus) != strconv.Itoa(instrCPU) {
-		return fmt.Errorf("-cpu %s: -instructions counts at GOMAXPROCS %d only, where counts repeat from run to run; leave out -cpu", cpus, instrCPU)
+		return fmt.Errorf("-cpu %s: -instructions counts at GOMAXPROCS %d only, where the counts do not depend on how threads interleave; leave out -cpu", cpus, instrCPU)
 	}
 	o.Count = 1
 	return nil
-}
-
-func instrToolchainsOr(tcs string) string {
-	if tcs == "" {
-		return instrToolchains
-	}
-	return tcs
 }
 
 // ModeName describes the mode for printing.
