@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"math"
+	"runtime/metrics"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -85,5 +87,37 @@ func TestSpread(t *testing.T) {
 				t.Errorf("g=%d n=%d: worker %d ran %d times", tc.g, tc.n, w, seen[w].Load())
 			}
 		}
+	}
+}
+
+func TestHistQuantile(t *testing.T) {
+	inf := math.Inf(1)
+	before := metrics.Float64Histogram{
+		Counts:  []uint64{1, 0, 0, 5},
+		Buckets: []float64{math.Inf(-1), 1, 2, 4, inf},
+	}
+	after := metrics.Float64Histogram{
+		Counts:  []uint64{1, 98, 1, 6},
+		Buckets: before.Buckets,
+	}
+	d, err := histDelta(before, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		q    float64
+		want float64
+	}{{0.5, 2}, {0.98, 2}, {0.99, 4}, {1, 4}} {
+		// 98 events in (1,2], one in (2,4], one in (4,+Inf): the top
+		// bucket has no upper edge, so its lower edge stands for it.
+		if got := histQuantile(d, c.q); got != c.want {
+			t.Errorf("histQuantile(d, %v) = %v, want %v", c.q, got, c.want)
+		}
+	}
+	if got := histQuantile(metrics.Float64Histogram{Counts: []uint64{0}, Buckets: []float64{0, 1}}, 0.5); got != 0 {
+		t.Errorf("histQuantile of an empty histogram = %v, want 0", got)
+	}
+	if _, err := histDelta(after, before); err == nil {
+		t.Errorf("histDelta accepted a histogram whose counts went down")
 	}
 }
