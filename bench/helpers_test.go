@@ -108,7 +108,7 @@ func TestHistQuantile(t *testing.T) {
 		q    float64
 		want float64
 	}{{0.5, 2}, {0.98, 2}, {0.99, 4}, {1, 4}} {
-		// 98 events in (1,2], one in (2,4], one in (4,+Inf): the top
+		// 98 events in [1,2), one in [2,4), one in [4,+Inf): the top
 		// bucket has no upper edge, so its lower edge stands for it.
 		if got := histQuantile(d, c.q); got != c.want {
 			t.Errorf("histQuantile(d, %v) = %v, want %v", c.q, got, c.want)
