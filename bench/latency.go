@@ -70,21 +70,33 @@ func (h *latencyHist) merge(o *latencyHist) {
 // of the bucket holding the ceil(q*n)-th smallest value, but never more
 // than the largest value recorded. It returns 0 for an empty histogram.
 func (h *latencyHist) quantile(q float64) int64 {
-	if h.n == 0 {
+	i := quantileBucket(h.counts[:], q)
+	if i < 0 {
 		return 0
 	}
-	rank := uint64(math.Ceil(q * float64(h.n)))
-	if rank < 1 {
-		rank = 1
+	return min(bucketHigh(i), h.max)
+}
+
+// quantileBucket returns the index of the bucket, in counts ordered from
+// the smallest values up, that holds the ceil(q*n)-th smallest of the n
+// values counted (at least the first), or -1 if nothing was counted.
+func quantileBucket(counts []uint64, q float64) int {
+	var n uint64
+	for _, c := range counts {
+		n += c
 	}
+	if n == 0 {
+		return -1
+	}
+	rank := max(uint64(math.Ceil(q*float64(n))), 1)
 	var seen uint64
-	for i, c := range h.counts {
+	for i, c := range counts {
 		seen += c
 		if seen >= rank {
-			return min(bucketHigh(i), h.max)
+			return i
 		}
 	}
-	return h.max
+	return len(counts) - 1
 }
 
 // report attaches the latency percentiles to the benchmark result.

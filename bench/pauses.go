@@ -48,25 +48,14 @@ func histDelta(before, after metrics.Float64Histogram) (metrics.Float64Histogram
 // or its lower edge if the upper one is +Inf. q = 1 gives the bucket of the
 // largest event. It returns 0 for an empty histogram.
 func histQuantile(h metrics.Float64Histogram, q float64) float64 {
-	var n uint64
-	for _, c := range h.Counts {
-		n += c
-	}
-	if n == 0 {
+	i := quantileBucket(h.Counts, q)
+	if i < 0 {
 		return 0
 	}
-	rank := max(uint64(math.Ceil(q*float64(n))), 1)
-	var seen uint64
-	for i, c := range h.Counts {
-		seen += c
-		if seen >= rank {
-			if hi := h.Buckets[i+1]; !math.IsInf(hi, 1) {
-				return hi
-			}
-			return h.Buckets[i]
-		}
+	if hi := h.Buckets[i+1]; !math.IsInf(hi, 1) {
+		return hi
 	}
-	return h.Buckets[len(h.Buckets)-1]
+	return h.Buckets[i]
 }
 
 // reportStopping attaches p50-ns, p99-ns and max-ns of the stops recorded
