@@ -22,27 +22,15 @@ var benchSteps = []step{
 }
 
 // benchHelpers runs the tests of bench/'s shared helpers (rusage metering,
-// latency histogram, work splitting) with the fork.
+// latency histograms, the runtime's pause histogram, work splitting) with
+// the fork.
 func benchHelpers(ctx context.Context, r fork.Repo) error {
 	return command(ctx, filepath.Join(r.Root, "bench"), nil, r.GoCommand(), "test", "-count=1", ".")
 }
 
-// benchQuick runs ./bench.bash -quick -check into a temporary folder, which
-// it removes when the check passes and keeps for inspection when not.
+// benchQuick runs ./bench.bash -quick -check.
 func benchQuick(ctx context.Context, r fork.Repo) error {
-	dir, err := os.MkdirTemp("", "spinbit-bench-quick-")
-	if err != nil {
-		return err
-	}
-	out := filepath.Join(dir, "results")
-	o, err := bench.ParseFlags([]string{"-quick", "-check", "-root", r.Root, "-out", out}, os.Stderr)
-	if err != nil {
-		return err
-	}
-	if err := bench.Run(ctx, o, os.Stdout); err != nil {
-		return fmt.Errorf("%v\n(the run's output is kept in %s)", err, out)
-	}
-	return os.RemoveAll(dir)
+	return runBenchInTemp(ctx, r, "quick", []string{"-quick", "-check"}, nil)
 }
 
 // benchInstructions runs ./bench.bash -instructions on one short workload
@@ -52,27 +40,41 @@ func benchInstructions(ctx context.Context, r fork.Repo) error {
 	if _, err := apt.Machine.Find(ctx, os.Stdout, os.Stderr, apt.Need{Program: "valgrind", Package: "valgrind"}); err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "spinbit-bench-instructions-")
+	args := []string{"-instructions", "-bench", "BenchmarkMutexParked$", "-toolchains", "upstream,spinbit", "-benchtime", "500x"}
+	return runBenchInTemp(ctx, r, "instructions", args, func(out string) error {
+		table, err := os.ReadFile(filepath.Join(out, "instructions.txt"))
+		if err != nil {
+			return err
+		}
+		for _, want := range []string{"upstream", "spinbit", "MutexParked"} {
+			if !strings.Contains(string(table), want) {
+				return fmt.Errorf("instructions.txt names no %s:\n%s", want, table)
+			}
+		}
+		return nil
+	})
+}
+
+// runBenchInTemp runs ./bench.bash with args into a new temporary folder,
+// then check (if not nil) on the run's output folder. It removes the
+// folder when both pass and keeps it for inspection, saying where, when
+// not.
+func runBenchInTemp(ctx context.Context, r fork.Repo, name string, args []string, check func(out string) error) error {
+	dir, err := os.MkdirTemp("", "spinbit-bench-"+name+"-")
 	if err != nil {
 		return err
 	}
 	out := filepath.Join(dir, "results")
-	o, err := bench.ParseFlags([]string{"-instructions", "-bench", "BenchmarkMutexParked$", "-toolchains", "upstream,spinbit",
-		"-benchtime", "500x", "-root", r.Root, "-out", out}, os.Stderr)
+	o, err := bench.ParseFlags(append(args, "-root", r.Root, "-out", out), os.Stderr)
 	if err != nil {
 		return err
 	}
-	if err := bench.Run(ctx, o, os.Stdout); err != nil {
+	err = bench.Run(ctx, o, os.Stdout)
+	if err == nil && check != nil {
+		err = check(out)
+	}
+	if err != nil {
 		return fmt.Errorf("%v\n(the run's output is kept in %s)", err, out)
-	}
-	table, err := os.ReadFile(filepath.Join(out, "instructions.txt"))
-	if err != nil {
-		return err
-	}
-	for _, want := range []string{"upstream", "spinbit", "MutexParked"} {
-		if !strings.Contains(string(table), want) {
-			return fmt.Errorf("instructions.txt names no %s:\n%s\n(the run's output is kept in %s)", want, table, out)
-		}
 	}
 	return os.RemoveAll(dir)
 }

@@ -70,11 +70,7 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 
 	// Only now, with every binary built, make the output folder, so that
 	// failed builds leave no empty results behind.
-	prefix := s.OutPrefix
-	if o.Instructions {
-		prefix = "instructions-"
-	}
-	outDir, err := makeOutDir(root, o.Out, prefix, start)
+	outDir, err := makeOutDir(root, o.Out, s.OutPrefix, start)
 	if err != nil {
 		return err
 	}

@@ -7,8 +7,9 @@ import (
 )
 
 // A suite is what a run benchmarks: the workloads of the repository's
-// bench/ module, or (-runtime) the runtime package's own mutex benchmarks,
-// which each toolchain builds from its own GOROOT.
+// bench/ module, timed or (-instructions) counted, or (-runtime) the
+// runtime package's own mutex benchmarks, which each toolchain builds from
+// its own GOROOT.
 type suite struct {
 	Name        string // "" for bench/, "runtime"
 	Desc        string // for the plan line
@@ -34,6 +35,9 @@ func (o Options) suite(root string) suite {
 	if o.Runtime {
 		return suite{Name: "runtime", Desc: "the runtime's mutex benchmarks", OutPrefix: "runtime-",
 			Comparisons: runtimeComparisons, root: root}
+	}
+	if o.Instructions {
+		return suite{Desc: "bench/", OutPrefix: "instructions-", root: root}
 	}
 	return suite{Desc: "bench/", Comparisons: wantedComparisons, root: root}
 }
