@@ -23,6 +23,7 @@ var spinbitSteps = []step{
 	{name: "runtime/mutex-stress-spinbit", run: goTest("spinbitmutex", "runtime", "-run", "RuntimeMutex", "-count", "1", "-v")},
 	{name: "runtime/mutex-stress-nospinbit", run: goTest("nospinbitmutex", "runtime", "-run", "RuntimeMutex", "-count", "1")},
 	{name: "build/other-os", slow: true, limit: 20 * time.Minute, run: buildOtherOSes("runtime")},
+	{name: "build/nosplit-unoptimized", slow: true, limit: 20 * time.Minute, run: linkUnoptimized},
 	// The stress test on other architectures, experiment on: 386 runs the
 	// fallback Xchg8 natively (a skip where the kernel cannot); arm64,
 	// ppc64le, ppc64 (big-endian) and s390x (big-endian, fallback) run
