@@ -89,6 +89,7 @@ type Options struct {
 	Root         string        // repository root; empty means search upwards from the working directory
 	Timeout      time.Duration // -test.timeout for one run of one test binary
 	Publish      string        // if set, publish this finished run instead of running (see Publish)
+	Pool         []string      // if set, pool these finished runs instead of running (see Pool)
 }
 
 // Defaults for the two modes. Full mode's benchtime was chosen with
@@ -115,6 +116,13 @@ Builds the benchmarks in bench/ with each toolchain, runs them interleaved
 and writes raw output, benchstat tables, SVG plots and summary.md to
 bench/results/<timestamp>/. ./bench.bash -publish bench/results/latest
 then copies a full run's tables and plots to bench/report/.
+
+With -pool A,B,... it runs nothing: it joins finished runs of the same
+code and settings into bench/results/pooled-<timestamp>/, each toolchain's
+raw output theirs one after another, with tables, plots and a summary as
+for one run whose medians are of every run's samples. -publish puts a
+pooled folder in bench/report/pooled/ (bench/report/runtime/pooled/ for
+-runtime runs).
 
 Toolchains: upstream (go1.23.12), spinbit (the fork in goroot/),
 nospinbit (the fork with GOEXPERIMENT=nospinbitmutex), go1.24 (go1.24.13).
@@ -162,11 +170,32 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.StringVar(&o.Root, "root", "", "repository root (default: found from the working directory)")
 	fs.DurationVar(&o.Timeout, "timeout", 0, "limit for one run of one test binary (default 3m with -quick, 15m otherwise)")
 	fs.StringVar(&o.Publish, "publish", "", "run nothing: copy the tables and plots of the finished full run in this folder (relative to the repository root, such as bench/results/latest) to "+ReportDir+"/, which is committed")
+	pool := fs.String("pool", "", "run nothing: join these finished runs of the same code and settings (comma-separated folders, relative to the repository root) into one folder of tables and plots, with -out or in bench/results/pooled-<timestamp>")
 	if err := fs.Parse(args); err != nil {
 		return Options{}, err
 	}
 	if fs.NArg() > 0 {
 		return Options{}, fmt.Errorf("unexpected argument %q: every setting is a flag (see -help)", fs.Arg(0))
+	}
+	if *pool != "" {
+		var other []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name != "pool" && f.Name != "root" && f.Name != "out" {
+				other = append(other, "-"+f.Name)
+			}
+		})
+		if len(other) > 0 {
+			return Options{}, fmt.Errorf("-pool runs nothing, so %s would have no effect: leave it out (-out and -root are allowed)", strings.Join(other, " "))
+		}
+		for _, d := range strings.Split(*pool, ",") {
+			if d = strings.TrimSpace(d); d != "" {
+				o.Pool = append(o.Pool, d)
+			}
+		}
+		if len(o.Pool) < 2 {
+			return Options{}, fmt.Errorf("-pool %q: name at least two run folders, separated by commas", *pool)
+		}
+		return o, nil
 	}
 	if o.Publish != "" {
 		var other []string

@@ -84,6 +84,9 @@ func TestParseFlagsErrors(t *testing.T) {
 		{[]string{"-toolchains", "gccgo"}, "unknown toolchain"},
 		{[]string{"quick"}, "unexpected argument"},
 		{[]string{"-publish", "bench/results/latest", "-quick", "-count", "2"}, "-count -quick would have no effect"},
+		{[]string{"-pool", "bench/results/a,bench/results/b", "-cpu", "4"}, "-pool runs nothing, so -cpu would have no effect"},
+		{[]string{"-pool", "bench/results/a", "-out", "x"}, "name at least two run folders"},
+		{[]string{"-pool", "bench/results/a,", "-out", "x"}, "name at least two run folders"},
 	} {
 		_, err := ParseFlags(c.args, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -92,6 +95,9 @@ func TestParseFlagsErrors(t *testing.T) {
 	}
 	if o, err := ParseFlags([]string{"-root", "/r", "-publish", "x"}, io.Discard); err != nil || o.Publish != "x" || o.Root != "/r" {
 		t.Errorf("-root /r -publish x: %+v, %v; want both kept", o, err)
+	}
+	if o, err := ParseFlags([]string{"-pool", "a, b", "-out", "p", "-root", "/r"}, io.Discard); err != nil || len(o.Pool) != 2 || o.Pool[1] != "b" || o.Out != "p" {
+		t.Errorf("-pool 'a, b' -out p: %+v, %v; want runs a and b, -out kept", o, err)
 	}
 	if _, err := ParseFlags([]string{"-help"}, io.Discard); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("-help: error = %v, want flag.ErrHelp", err)

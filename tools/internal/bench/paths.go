@@ -52,6 +52,11 @@ func resolvePaths(o *Options) (string, error) {
 	if o.Publish != "" && !filepath.IsAbs(o.Publish) {
 		o.Publish = filepath.Join(root, o.Publish)
 	}
+	for i, d := range o.Pool {
+		if !filepath.IsAbs(d) {
+			o.Pool[i] = filepath.Join(root, d)
+		}
+	}
 	return root, nil
 }
 

@@ -31,7 +31,7 @@ func Publish(root, from string, stdout io.Writer) error {
 	if err := publishable(rec); err != nil {
 		return fmt.Errorf("cannot publish %s: %v", from, err)
 	}
-	dst := filepath.Join(root, filepath.FromSlash(ReportDirOf(rec.Suite)))
+	dst := filepath.Join(root, filepath.FromSlash(reportDirFor(rec)))
 	if err := os.MkdirAll(dst, 0o777); err != nil {
 		return err
 	}
@@ -56,13 +56,41 @@ func Publish(root, from string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	page += fmt.Sprintf("## Reproduce\n\n    git checkout %s\n    ./bench.bash\n\nwrites a new run to bench/results/; `./bench.bash -publish bench/results/latest` puts it here.\n", rec.Provenance.Commit)
+	page += reproduceText(rec)
 	if err := os.WriteFile(filepath.Join(dst, reportIndex), []byte(page), 0o666); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "published run %s (commit %s, %s) to %s: %d tables, %d plots\n",
-		rec.Name, rec.Provenance.Commit, rec.Start.Format("2006-01-02"), ReportDirOf(rec.Suite), len(rec.Tables), len(rec.Plots))
+		rec.Name, rec.Provenance.Commit, rec.Start.Format("2006-01-02"), reportDirFor(rec), len(rec.Tables), len(rec.Plots))
 	return nil
+}
+
+// reportDirFor is where Publish puts rec, relative to the repository root:
+// a pooled run goes to pooled/ under its suite's folder, so that it does
+// not replace the single run the report shows.
+func reportDirFor(rec Record) string {
+	if len(rec.Pooled) > 0 {
+		return ReportDirOf(rec.Suite) + "/pooled"
+	}
+	return ReportDirOf(rec.Suite)
+}
+
+// reproduceText is the end of a published report's page: how to make it
+// again.
+func reproduceText(rec Record) string {
+	flag := ""
+	if rec.Suite != "" {
+		flag = " -" + rec.Suite
+	}
+	if len(rec.Pooled) == 0 {
+		return fmt.Sprintf("## Reproduce\n\n    git checkout %s\n    ./bench.bash%s\n\nwrites a new run to bench/results/; `./bench.bash -publish bench/results/latest` puts it here.\n", rec.Provenance.Commit, flag)
+	}
+	var dirs []string
+	for _, p := range rec.Pooled {
+		dirs = append(dirs, "bench/results/"+p.Name)
+	}
+	return fmt.Sprintf("## Reproduce\n\n    git checkout %s\n    ./bench.bash%s    # %d times, one run each\n    ./bench.bash -pool %s\n\nwrites the pooled folder to bench/results/ (give -pool the folders of your own runs; -pool may be run from any later commit that has it); `./bench.bash -publish` with that folder puts it here.\n",
+		rec.Provenance.Commit, flag, len(rec.Pooled), strings.Join(dirs, ","))
 }
 
 // publishable says why rec must not stand as the repository's results.

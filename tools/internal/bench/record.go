@@ -30,7 +30,16 @@ type Record struct {
 	Toolchains []RecordToolchain `json:"toolchains"`
 	Provenance Provenance        `json:"provenance"`
 	Tables     []TableFile       `json:"tables"`
-	Plots      []string          `json:"plots"` // relative to the folder, slash-separated
+	Plots      []string          `json:"plots"`            // relative to the folder, slash-separated
+	Pooled     []PooledRun       `json:"pooled,omitempty"` // set by Pool: the runs whose raw output this one joins
+}
+
+// PooledRun is one of the runs that Pool joined.
+type PooledRun struct {
+	Name   string    `json:"name"`
+	Commit string    `json:"commit"`
+	Start  time.Time `json:"start"`
+	Count  int       `json:"count"`
 }
 
 // RecordToolchain is one toolchain of a run.

@@ -108,7 +108,14 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 	for _, p := range pv.Problems() {
 		fmt.Fprintf(&b, "- **not reproducible from the commit alone**: %s\n", p)
 	}
-	fmt.Fprintf(&b, "- runs were interleaved: each repetition ran every toolchain's test binary once, with -test.count=1\n\n")
+	fmt.Fprintf(&b, "- runs were interleaved: each repetition ran every toolchain's test binary once, with -test.count=1\n")
+	if len(r.Pooled) > 0 {
+		fmt.Fprintf(&b, "- pooled (./bench.bash -pool) from %d runs of the same code and settings; each toolchain's raw output is theirs one after another, so each median is of %d samples:\n", len(r.Pooled), r.Count)
+		for _, p := range r.Pooled {
+			fmt.Fprintf(&b, "  - %s: commit %s, started %s, count %d\n", p.Name, p.Commit, p.Start.Format(time.RFC3339), p.Count)
+		}
+	}
+	b.WriteString("\n")
 
 	b.WriteString("## Toolchains\n\n")
 	if withRaw {

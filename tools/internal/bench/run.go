@@ -23,6 +23,9 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	if o.Publish != "" {
 		return Publish(root, o.Publish, stdout)
 	}
+	if len(o.Pool) > 0 {
+		return Pool(ctx, root, o.Pool, o.Out, stdout)
+	}
 	s := o.suite(root)
 	names, err := s.plannedBenchmarks(o.Bench)
 	if err != nil {

@@ -22,13 +22,7 @@ func (r Repo) Uncommitted(paths ...string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var lines []string
-	for _, l := range strings.Split(out, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	return lines, nil
+	return nonEmptyLines(out), nil
 }
 
 // BuildProblem says why goroot/ is not exactly the base plus patches/,
@@ -54,4 +48,27 @@ func (r Repo) BuildProblem() string {
 		return "goroot/bin/go was not built from goroot/'s HEAD: run ./make.bash"
 	}
 	return ""
+}
+
+// ChangedBetween lists the files under paths (git pathspecs) that differ
+// between the repository's commits a and b.
+func (r Repo) ChangedBetween(a, b string, paths ...string) ([]string, error) {
+	args := append([]string{"diff", "--name-only", a, b, "--"}, paths...)
+	out, err := git(r.Root, nil, args...)
+	if err != nil {
+		return nil, err
+	}
+	return nonEmptyLines(out), nil
+}
+
+// nonEmptyLines returns the lines of git's output that are not blank,
+// trimmed.
+func nonEmptyLines(out string) []string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines
 }

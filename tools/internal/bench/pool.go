@@ -1,0 +1,250 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"go-spinbit.dev/tools/internal/fork"
+)
+
+// Pool joins finished runs of the same code into one new output folder, as
+// if one run had made all their repetitions: each toolchain's raw output
+// there is the runs' raw outputs one after another, and the tables, plots,
+// summary and record are made from it as for a run, so each median is of
+// the samples of every run. Within each run the toolchains were
+// interleaved, so every toolchain has samples from the same stretches of
+// time.
+//
+// Runs pool only if they measured the same thing the same way (see
+// poolable). out is the folder to write, empty for
+// bench/results/pooled-<timestamp> (runtime-pooled-... for -runtime runs).
+func Pool(ctx context.Context, root string, dirs []string, out string, stdout io.Writer) error {
+	recs := make([]Record, len(dirs))
+	for i, d := range dirs {
+		rec, err := ReadRecord(d)
+		if err != nil {
+			return err
+		}
+		recs[i] = rec
+	}
+	repo := fork.Repo{Root: root}
+	if err := poolable(recs, repo.ChangedBetween); err != nil {
+		return fmt.Errorf("cannot pool: %v", err)
+	}
+	binDir, err := os.MkdirTemp("", "spinbit-pool-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(binDir)
+	benchstat, err := buildBenchstat(ctx, root, binDir)
+	if err != nil {
+		return err
+	}
+	prefix := "pooled-"
+	if recs[0].Suite != "" {
+		prefix = recs[0].Suite + "-pooled-"
+	}
+	outDir, err := makeOutDir(root, out, prefix, time.Now())
+	if err != nil {
+		return err
+	}
+	return poolInto(ctx, outDir, benchstat, dirs, recs, stdout)
+}
+
+// changedFunc lists the files under paths that differ between two commits
+// (fork.Repo.ChangedBetween).
+type changedFunc func(a, b string, paths ...string) ([]string, error)
+
+// poolable says why the runs recs must not be pooled: they must be at
+// least two distinct runs, none of them pooled already, timed (not
+// counted), each reproducible from its commit, of the same suite, mode,
+// benchmarks, benchtime, GOMAXPROCS values and toolchains, on the same
+// host, and from commits that agree in every file that decides what a run
+// measures (measuredPaths).
+func poolable(recs []Record, changed changedFunc) error {
+	if len(recs) < 2 {
+		return fmt.Errorf("-pool needs at least two runs, got %d; give their folders separated by commas", len(recs))
+	}
+	first := recs[0]
+	seen := map[string]bool{}
+	for _, r := range recs {
+		switch {
+		case seen[r.Name]:
+			return fmt.Errorf("run %s is named twice; name each run once", r.Name)
+		case len(r.Pooled) > 0:
+			var from []string
+			for _, p := range r.Pooled {
+				from = append(from, p.Name)
+			}
+			return fmt.Errorf("%s is pooled already; pool the runs it joins (%s) with the others instead", r.Name, strings.Join(from, ", "))
+		case r.Mode == "instruction-counting":
+			return fmt.Errorf("%s counts instructions, which do not vary from run to run: there is nothing to pool", r.Name)
+		}
+		seen[r.Name] = true
+		if probs := r.Provenance.Problems(); len(probs) > 0 {
+			return fmt.Errorf("%s cannot be reproduced from its commit (%s), so what code it measured is unknown; pool runs made from a commit with a clean tree", r.Name, strings.Join(probs, "; "))
+		}
+	}
+	for _, r := range recs[1:] {
+		differ := func(what string, a, b any) error {
+			return fmt.Errorf("%s and %s differ in %s (%v against %v); pool only runs made with the same settings", first.Name, r.Name, what, a, b)
+		}
+		switch {
+		case r.Suite != first.Suite:
+			return differ("suite", suiteName(first.Suite), suiteName(r.Suite))
+		case r.Mode != first.Mode:
+			return differ("mode", first.Mode, r.Mode)
+		case r.Bench != first.Bench:
+			return differ("-bench", first.Bench, r.Bench)
+		case r.Benchtime != first.Benchtime:
+			return differ("-benchtime", first.Benchtime, r.Benchtime)
+		case !slices.Equal(r.CPUs, first.CPUs):
+			return differ("-cpu", joinInts(first.CPUs), joinInts(r.CPUs))
+		case r.Host != first.Host:
+			return differ("host", first.Host, r.Host)
+		case !sameToolchains(first.Toolchains, r.Toolchains):
+			return differ("toolchains", toolchainList(first.Toolchains), toolchainList(r.Toolchains))
+		}
+		if r.Provenance.Commit == first.Provenance.Commit {
+			continue
+		}
+		files, err := changed(first.Provenance.Commit, r.Provenance.Commit, measuredPaths...)
+		if err != nil {
+			return fmt.Errorf("comparing commits %s (%s) and %s (%s): %v", first.Provenance.Commit, first.Name, r.Provenance.Commit, r.Name, err)
+		}
+		if len(files) > 0 {
+			return fmt.Errorf("%s (commit %s) and %s (commit %s) measured different code: the commits differ in %s; pool only runs of commits that agree in UPSTREAM, make.bash, bench.bash, patches/, tools/ and bench/",
+				first.Name, first.Provenance.Commit, r.Name, r.Provenance.Commit, strings.Join(files, ", "))
+		}
+	}
+	return nil
+}
+
+func suiteName(s string) string {
+	if s == "" {
+		return "bench/"
+	}
+	return "-" + s
+}
+
+func sameToolchains(a, b []RecordToolchain) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || a[i].Version != b[i].Version || a[i].Experiment != b[i].Experiment {
+			return false
+		}
+	}
+	return true
+}
+
+func toolchainList(ts []RecordToolchain) string {
+	var s []string
+	for _, t := range ts {
+		d := t.Name + " " + t.Version
+		if t.Experiment != "" {
+			d += " GOEXPERIMENT=" + t.Experiment
+		}
+		s = append(s, d)
+	}
+	return strings.Join(s, ", ")
+}
+
+// poolInto writes the pooled run of the runs recs, whose folders are dirs,
+// to outDir.
+func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs []Record, stdout io.Writer) error {
+	first := recs[0]
+	var tcs []*prepared
+	var tcNames []string
+	results := map[string][]Result{}
+	workloads := map[string]bool{}
+	for j, t := range first.Toolchains {
+		p := &prepared{Toolchain: Toolchain{Name: t.Name, Experiment: t.Experiment}, Version: t.Version, Raw: filepath.Join(outDir, t.Raw)}
+		var raw []byte
+		for i, d := range dirs {
+			data, err := os.ReadFile(filepath.Join(d, recs[i].Toolchains[j].Raw))
+			if err != nil {
+				return fmt.Errorf("the record of %s names %s, which cannot be read (%v): was the folder changed after the run?", d, recs[i].Toolchains[j].Raw, err)
+			}
+			raw = append(raw, data...)
+		}
+		if err := os.WriteFile(p.Raw, raw, 0o666); err != nil {
+			return err
+		}
+		rs, err := ParseOutput(strings.NewReader(string(raw)))
+		if err != nil {
+			return fmt.Errorf("parsing the pooled output of %s: %v", t.Name, err)
+		}
+		for _, w := range Workloads(rs) {
+			workloads[w] = true
+		}
+		results[t.Name] = rs
+		tcs = append(tcs, p)
+		tcNames = append(tcNames, t.Name)
+	}
+
+	comparisons := wantedComparisons
+	if first.Suite == "runtime" {
+		comparisons = runtimeComparisons
+	}
+	tables, err := writeTables(ctx, benchstat, outDir, tcs, comparisons)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for w := range workloads {
+		names = append(names, w)
+	}
+	sort.Strings(names)
+	plots, err := writePlots(outDir, names, tcNames, results)
+	if err != nil {
+		return err
+	}
+
+	rec := pooledRecord(filepath.Base(outDir), recs)
+	rec.Tables = tables
+	for _, p := range plots {
+		rec.Plots = append(rec.Plots, filepath.ToSlash(p))
+	}
+	if err := writeSummary(outDir, rec); err != nil {
+		return err
+	}
+	if err := writeRecord(outDir, rec); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "pooled %d runs (%d repetitions in all) into %s: %d tables, %d plots\n", len(recs), rec.Count, outDir, len(tables), len(plots))
+	return nil
+}
+
+// pooledRecord describes the pooling of recs, which poolable accepted: their
+// common settings, commit and toolchains, their repetitions and time
+// added up, and the runs themselves. Tables and plots are left to the
+// caller.
+func pooledRecord(name string, recs []Record) Record {
+	first := recs[0]
+	r := Record{
+		Name: name, Mode: first.Mode, Suite: first.Suite, Benchtime: first.Benchtime, CPUs: first.CPUs, Bench: first.Bench,
+		Start: first.Start, Host: first.Host, Toolchains: first.Toolchains, Provenance: first.Provenance,
+	}
+	var elapsed time.Duration
+	for _, x := range recs {
+		r.Count += x.Count
+		if x.Start.Before(r.Start) {
+			r.Start = x.Start
+		}
+		if d, err := time.ParseDuration(x.Elapsed); err == nil {
+			elapsed += d
+		}
+		r.Pooled = append(r.Pooled, PooledRun{Name: x.Name, Commit: x.Provenance.Commit, Start: x.Start, Count: x.Count})
+	}
+	r.Elapsed = elapsed.String()
+	return r
+}

@@ -1,0 +1,193 @@
+package bench
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// rawRun is go test -bench output of one repetition with two results.
+func rawRun(nsChan, nsSelect int) string {
+	return "goos: linux\ngoarch: amd64\npkg: go-spinbit.dev/bench\ncpu: Some CPU\n" +
+		"BenchmarkChanContended-4   \t 1000\t " + strconv.Itoa(nsChan) + " ns/op\n" +
+		"BenchmarkSelect-4   \t 1000\t " + strconv.Itoa(nsSelect) + " ns/op\nPASS\n"
+}
+
+// poolRecord is the record of a finished full run named name, made from
+// commit, with count repetitions.
+func poolRecord(name, commit string, count int, start time.Time) Record {
+	r := Record{
+		Name: name, Mode: "full", Benchtime: "150ms", Count: count, CPUs: []int{4}, Bench: ".",
+		Start: start, Elapsed: "10m0s", Host: "Some CPU, 2 logical CPUs", Provenance: Provenance{Commit: commit},
+	}
+	for _, k := range Known {
+		r.Toolchains = append(r.Toolchains, RecordToolchain{Name: k.Name, Version: "go1.x", Experiment: k.Experiment, Raw: k.Name + ".txt"})
+	}
+	return r
+}
+
+func noChanges(a, b string, paths ...string) ([]string, error) { return nil, nil }
+
+func TestPoolable(t *testing.T) {
+	t0 := time.Date(2026, 11, 25, 20, 27, 0, 0, time.UTC)
+	base := func() []Record {
+		return []Record{poolRecord("run1", "aaa", 10, t0), poolRecord("run2", "aaa", 10, t0.Add(time.Hour))}
+	}
+	if err := poolable(base(), noChanges); err != nil {
+		t.Fatalf("two runs of one commit and settings: %v", err)
+	}
+	// Different commits that agree in the measured files pool; the
+	// comparison asks about exactly those files.
+	recs := base()
+	recs[1].Provenance.Commit = "bbb"
+	var asked []string
+	err := poolable(recs, func(a, b string, paths ...string) ([]string, error) {
+		asked = append([]string{a, b}, paths...)
+		return nil, nil
+	})
+	if err != nil || len(asked) < 3 || asked[0] != "aaa" || asked[1] != "bbb" || asked[2] != measuredPaths[0] {
+		t.Errorf("commits agreeing in measured files: err %v, compared %q", err, asked)
+	}
+
+	for _, c := range []struct {
+		name    string
+		mutate  func([]Record) []Record
+		changed changedFunc
+		want    string
+	}{
+		{"one run", func(r []Record) []Record { return r[:1] }, noChanges, "at least two runs"},
+		{"same run twice", func(r []Record) []Record { r[1].Name = "run1"; return r }, noChanges, "run run1 is named twice"},
+		{"pooled already", func(r []Record) []Record { r[1].Pooled = []PooledRun{{Name: "x"}, {Name: "y"}}; return r }, noChanges, "run2 is pooled already; pool the runs it joins (x, y)"},
+		{"instructions", func(r []Record) []Record { r[0].Mode = "instruction-counting"; return r }, noChanges, "nothing to pool"},
+		{"dirty", func(r []Record) []Record { r[1].Provenance.Changed = []string{" M patches/0007.patch"}; return r }, noChanges, "run2 cannot be reproduced from its commit"},
+		{"suite", func(r []Record) []Record { r[1].Suite = "runtime"; return r }, noChanges, "differ in suite (bench/ against -runtime)"},
+		{"mode", func(r []Record) []Record { r[1].Mode = "quick"; return r }, noChanges, "differ in mode"},
+		{"bench", func(r []Record) []Record { r[1].Bench = "Select"; return r }, noChanges, "differ in -bench"},
+		{"benchtime", func(r []Record) []Record { r[1].Benchtime = "1s"; return r }, noChanges, "differ in -benchtime (150ms against 1s)"},
+		{"cpu", func(r []Record) []Record { r[1].CPUs = []int{4, 8}; return r }, noChanges, "differ in -cpu (4 against 4,8)"},
+		{"host", func(r []Record) []Record { r[1].Host = "Other CPU"; return r }, noChanges, "differ in host"},
+		{"toolchain version", func(r []Record) []Record { r[1].Toolchains[3].Version = "go1.y"; return r }, noChanges, "differ in toolchains"},
+		{"toolchain missing", func(r []Record) []Record { r[1].Toolchains = r[1].Toolchains[:3]; return r }, noChanges, "differ in toolchains"},
+		{"different code", func(r []Record) []Record { r[1].Provenance.Commit = "bbb"; return r },
+			func(a, b string, paths ...string) ([]string, error) {
+				return []string{"patches/0007-runtime.patch", "bench/chan_test.go"}, nil
+			}, "run1 (commit aaa) and run2 (commit bbb) measured different code: the commits differ in patches/0007-runtime.patch, bench/chan_test.go"},
+	} {
+		err := poolable(c.mutate(base()), c.changed)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error = %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestPoolInto(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in benchstat is a shell script")
+	}
+	dir := t.TempDir()
+	// A stand-in for benchstat that names its inputs and shows their
+	// lines, so the test sees which files each table was made from.
+	benchstat := filepath.Join(dir, "benchstat")
+	script := "#!/bin/sh\necho \"sec/op table of $*\"\nfor a in \"$@\"; do grep -c ^Benchmark \"${a#*=}\"; done\n"
+	if err := os.WriteFile(benchstat, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 11, 25, 20, 27, 0, 0, time.UTC)
+	recs := []Record{poolRecord("run1", "aaa", 1, t0.Add(time.Hour)), poolRecord("run2", "aaa", 2, t0)}
+	recs[1].Elapsed = "5m30s"
+	var dirs []string
+	for i, r := range recs {
+		d := filepath.Join(dir, r.Name)
+		os.MkdirAll(d, 0o777)
+		for _, tc := range r.Toolchains {
+			raw := ""
+			for rep := 0; rep < r.Count; rep++ {
+				raw += rawRun(1000*(i+1), 100*(i+1))
+			}
+			os.WriteFile(filepath.Join(d, tc.Raw), []byte(raw), 0o666)
+		}
+		dirs = append(dirs, d)
+	}
+	out := filepath.Join(dir, "pooled")
+	os.MkdirAll(out, 0o777)
+	if err := poolInto(context.Background(), out, benchstat, dirs, recs, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+
+	raw, err := os.ReadFile(filepath.Join(out, "spinbit.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(string(raw), "BenchmarkChanContended-4"); got != 3 {
+		t.Errorf("pooled spinbit.txt has %d ChanContended results, want 3 (1 + 2 repetitions)", got)
+	}
+	if !strings.Contains(string(raw), " 1000 ns/op") || !strings.Contains(string(raw), " 2000 ns/op") {
+		t.Errorf("pooled spinbit.txt lacks one run's results:\n%s", raw)
+	}
+	table, err := os.ReadFile(filepath.Join(out, "spinbit-vs-upstream.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "upstream=upstream.txt spinbit=spinbit.txt\n6\n6\n"; !strings.Contains(string(table), want) {
+		t.Errorf("spinbit-vs-upstream.txt = %q; want benchstat run on the pooled files (%q)", table, want)
+	}
+	for _, p := range []string{"plots/ChanContended.svg", "plots/Select.svg", "summary.md"} {
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(p))); err != nil {
+			t.Errorf("pooled folder lacks %s: %v", p, err)
+		}
+	}
+
+	rec, err := ReadRecord(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Count != 3 || !rec.Start.Equal(t0) || rec.Elapsed != "15m30s" || len(rec.Pooled) != 2 ||
+		rec.Pooled[0].Name != "run1" || rec.Pooled[1].Count != 2 || rec.Provenance.Commit != "aaa" {
+		t.Errorf("pooled record: count %d, start %v, elapsed %s, pooled %+v, commit %s; want 3, %v, 15m30s, run1 and run2 (count 2), aaa",
+			rec.Count, rec.Start, rec.Elapsed, rec.Pooled, rec.Provenance.Commit, t0)
+	}
+	summary, _ := os.ReadFile(filepath.Join(out, "summary.md"))
+	for _, want := range []string{"pooled (./bench.bash -pool) from 2 runs", "each median is of 3 samples", "run2: commit aaa, started 2026-11-25T20:27:00Z, count 2"} {
+		if !strings.Contains(string(summary), want) {
+			t.Errorf("summary.md lacks %q", want)
+		}
+	}
+}
+
+// TestPublishPooled checks that a pooled run is published beside the
+// single run, not over it, and says how to make it again.
+func TestPublishPooled(t *testing.T) {
+	root := t.TempDir()
+	single := filepath.Join(root, "run1")
+	finishedRun(t, single, nil, "Select")
+	if err := Publish(root, single, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	pooled := filepath.Join(root, "pooled-x")
+	finishedRun(t, pooled, func(r *Record) {
+		r.Pooled = []PooledRun{{Name: "run1", Commit: "a3080aa12345", Count: 10}, {Name: "run2", Commit: "a3080aa12345", Count: 10}}
+		r.Count = 20
+	}, "Select")
+	if err := Publish(root, pooled, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(root, filepath.FromSlash(ReportDir))
+	if rec, err := ReadRecord(report); err != nil || rec.Name != "run1" {
+		t.Errorf("%s holds %+v, %v; want the single run, untouched", ReportDir, rec.Name, err)
+	}
+	page, err := os.ReadFile(filepath.Join(report, "pooled", reportIndex))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"pooled (./bench.bash -pool) from 2 runs", "./bench.bash    # 2 times", "./bench.bash -pool bench/results/run1,bench/results/run2"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("pooled report page lacks %q", want)
+		}
+	}
+}
