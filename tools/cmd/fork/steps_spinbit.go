@@ -20,8 +20,11 @@ var spinbitSteps = []step{
 	{name: "runtime/test-short-nospinbit", slow: true, limit: 40 * time.Minute, run: goTest("nospinbitmutex", "-short", "runtime", "sync", "internal/runtime/atomic")},
 	{name: "runtime/lockrank-spinbit", slow: true, limit: 30 * time.Minute, run: goTest("staticlockranking,spinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
 	{name: "runtime/lockrank-nospinbit", slow: true, limit: 30 * time.Minute, run: goTest("staticlockranking,nospinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
-	{name: "runtime/mutex-stress-spinbit", run: goTest("spinbitmutex", "runtime", "-run", "RuntimeMutex", "-count", "1", "-v")},
-	{name: "runtime/mutex-stress-nospinbit", run: goTest("nospinbitmutex", "runtime", "-run", "RuntimeMutex", "-count", "1")},
+	// The mutex tests, and each RuntimeMutex benchmark for a few
+	// iterations, so that one that breaks fails here and not in the
+	// middle of ./bench.bash -runtime.
+	{name: "runtime/mutex-stress-spinbit", run: goTest("spinbitmutex", "runtime", "-run", "RuntimeMutex", "-bench", "RuntimeMutex", "-benchtime", "100x", "-count", "1", "-v")},
+	{name: "runtime/mutex-stress-nospinbit", run: goTest("nospinbitmutex", "runtime", "-run", "RuntimeMutex", "-bench", "RuntimeMutex", "-benchtime", "100x", "-count", "1")},
 	{name: "build/other-os", slow: true, limit: 20 * time.Minute, run: buildOtherOSes("runtime")},
 	{name: "build/nosplit-unoptimized", slow: true, limit: 20 * time.Minute, run: linkUnoptimized},
 	// The stress test on other architectures, experiment on: 386 runs the
