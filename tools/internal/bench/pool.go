@@ -163,7 +163,6 @@ func toolchainList(ts []RecordToolchain) string {
 func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs []Record, stdout io.Writer) error {
 	first := recs[0]
 	var tcs []*prepared
-	var tcNames []string
 	results := map[string][]Result{}
 	workloads := map[string]bool{}
 	for j, t := range first.Toolchains {
@@ -188,23 +187,15 @@ func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs
 		}
 		results[t.Name] = rs
 		tcs = append(tcs, p)
-		tcNames = append(tcNames, t.Name)
 	}
 
-	comparisons := wantedComparisons
-	if first.Suite == "runtime" {
-		comparisons = runtimeComparisons
-	}
-	tables, err := writeTables(ctx, benchstat, outDir, tcs, comparisons)
-	if err != nil {
-		return err
-	}
 	var names []string
 	for w := range workloads {
 		names = append(names, w)
 	}
 	sort.Strings(names)
-	plots, err := writePlots(outDir, names, tcNames, results)
+	s := Options{Runtime: first.Suite == "runtime"}.suite("")
+	tables, plots, err := writeTablesAndPlots(ctx, benchstat, outDir, tcs, s.Comparisons, names, results)
 	if err != nil {
 		return err
 	}

@@ -199,21 +199,15 @@ type reportInput struct {
 // is missing.
 func report(ctx context.Context, in reportInput, stdout io.Writer) error {
 	outDir := in.OutDir
-	tables, err := writeTables(ctx, in.Benchstat, outDir, in.Toolchains, in.Suite.Comparisons)
-	if err != nil {
-		return err
-	}
-	var workloads, tcNames []string
+	var workloads []string
 	for _, n := range in.Names {
 		workloads = append(workloads, strings.TrimPrefix(n, "Benchmark"))
 	}
-	for _, p := range in.Toolchains {
-		tcNames = append(tcNames, p.Name)
-	}
-	plots, err := writePlots(outDir, workloads, tcNames, in.Results)
+	tables, plots, err := writeTablesAndPlots(ctx, in.Benchstat, outDir, in.Toolchains, in.Suite.Comparisons, workloads, in.Results)
 	if err != nil {
 		return err
 	}
+	tcNames := toolchainNames(in.Toolchains)
 	rec := newRecord(runInfo{Dir: outDir, Options: in.Options, Suite: in.Suite.Name, Start: in.Start, Elapsed: time.Since(in.Start),
 		Toolchains: in.Toolchains, Tables: tables, Plots: plots, HostCPU: hostCPU(in.Toolchains), Provenance: in.Provenance})
 	if err := writeSummary(outDir, rec); err != nil {
@@ -249,4 +243,27 @@ func report(ctx context.Context, in reportInput, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "check passed: %d toolchains x %d benchmarks x GOMAXPROCS %s, %d tables, %d plots\n",
 		len(tcNames), len(workloads), joinInts(in.Options.CPUs), len(tables), len(plots))
 	return nil
+}
+
+// writeTablesAndPlots writes the benchstat tables of the comparisons and
+// one plot per workload, from the raw output of tcs in outDir and its
+// parsed results.
+func writeTablesAndPlots(ctx context.Context, benchstat, outDir string, tcs []*prepared, comparisons []Comparison, workloads []string, results map[string][]Result) ([]TableFile, []string, error) {
+	tables, err := writeTables(ctx, benchstat, outDir, tcs, comparisons)
+	if err != nil {
+		return nil, nil, err
+	}
+	plots, err := writePlots(outDir, workloads, toolchainNames(tcs), results)
+	if err != nil {
+		return nil, nil, err
+	}
+	return tables, plots, nil
+}
+
+func toolchainNames(tcs []*prepared) []string {
+	var names []string
+	for _, p := range tcs {
+		names = append(names, p.Name)
+	}
+	return names
 }
