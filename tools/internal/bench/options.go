@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -178,13 +179,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		return Options{}, fmt.Errorf("unexpected argument %q: every setting is a flag (see -help)", fs.Arg(0))
 	}
 	if *pool != "" {
-		var other []string
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name != "pool" && f.Name != "root" && f.Name != "out" {
-				other = append(other, "-"+f.Name)
-			}
-		})
-		if len(other) > 0 {
+		if other := flagsSetBut(fs, "pool", "root", "out"); len(other) > 0 {
 			return Options{}, fmt.Errorf("-pool runs nothing, so %s would have no effect: leave it out (-out and -root are allowed)", strings.Join(other, " "))
 		}
 		for _, d := range strings.Split(*pool, ",") {
@@ -198,13 +193,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		return o, nil
 	}
 	if o.Publish != "" {
-		var other []string
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name != "publish" && f.Name != "root" {
-				other = append(other, "-"+f.Name)
-			}
-		})
-		if len(other) > 0 {
+		if other := flagsSetBut(fs, "publish", "root"); len(other) > 0 {
 			return Options{}, fmt.Errorf("-publish runs nothing, so %s would have no effect: leave it out", strings.Join(other, " "))
 		}
 		return o, nil
@@ -298,6 +287,18 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		o.Timeout = 15 * time.Minute
 	}
 	return o, nil
+}
+
+// flagsSetBut lists, as -name, the flags set on the command line other than
+// allowed.
+func flagsSetBut(fs *flag.FlagSet, allowed ...string) []string {
+	var other []string
+	fs.Visit(func(f *flag.Flag) {
+		if !slices.Contains(allowed, f.Name) {
+			other = append(other, "-"+f.Name)
+		}
+	})
+	return other
 }
 
 func parseCPUs(s string) ([]int, error) {

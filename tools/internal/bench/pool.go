@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -178,7 +179,7 @@ func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs
 		if err := os.WriteFile(p.Raw, raw, 0o666); err != nil {
 			return err
 		}
-		rs, err := ParseOutput(strings.NewReader(string(raw)))
+		rs, err := ParseOutput(bytes.NewReader(raw))
 		if err != nil {
 			return fmt.Errorf("parsing the pooled output of %s: %v", t.Name, err)
 		}
