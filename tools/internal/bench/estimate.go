@@ -12,12 +12,15 @@ import (
 // 100ms and 28.2s with 200ms. That is about 1.4 x benchtime plus 0.145s
 // per execution; the testing package ramps b.N up over several shorter
 // runs before the one that counts, and runs a GC before each. The
-// constants below round that up.
+// constants below round that up. Since each run of a test binary runs
+// one benchmark at one GOMAXPROCS (execute.go), every execution is also a
+// process start and exit: 7ms for bench/'s test binary and 40ms for the
+// runtime's, measured the same way (its suite is the smaller one).
 const (
 	perBenchFactor   = 1.5                    // x benchtime, for duration benchtimes
 	perBenchOverhead = 150 * time.Millisecond // ramp-up, GC and setup per execution
 	perBenchIters    = 50 * time.Millisecond  // per execution, for Nx benchtimes (tiny N: setup dominates)
-	perBinaryRun     = 300 * time.Millisecond // process start and exit per test binary run
+	perBinaryRun     = 25 * time.Millisecond  // process start and exit per test binary run
 	perCompile       = 45 * time.Second       // cold go test -c of bench/ by one toolchain
 	perReport        = 20 * time.Second       // benchstat build and runs, plots, summary
 )
@@ -28,7 +31,7 @@ type Estimate struct {
 	Toolchains, Count, Benchmarks, CPUs int
 	Executions                          int           // benchmark executions: the product of the four above
 	PerExecution                        time.Duration // predicted time of one
-	BinaryRuns                          int           // test binary starts: toolchains x count
+	BinaryRuns                          int           // test binary starts: one per execution
 	Benchmarking, Building, Total       time.Duration
 }
 
@@ -42,7 +45,7 @@ func EstimateRun(o Options, nbench int) Estimate {
 		CPUs:       len(o.CPUs),
 	}
 	e.Executions = e.Toolchains * e.Count * e.Benchmarks * e.CPUs
-	e.BinaryRuns = e.Toolchains * e.Count
+	e.BinaryRuns = e.Executions
 	d, _, err := parseBenchtime(o.Benchtime)
 	switch {
 	case err != nil:

@@ -11,16 +11,16 @@ func TestEstimateArithmetic(t *testing.T) {
 	o := Options{Toolchains: Known, Count: 10, CPUs: []int{1, 2, 4, 8, 16, 32}, Benchtime: "200ms"}
 	e := EstimateRun(o, 5)
 	// 4 x 10 x 5 x 6 = 1200 executions of 1.5 x 200ms + 150ms = 450ms:
-	// 540s, plus 40 binary starts x 300ms = 12s.
-	if e.Executions != 1200 || e.PerExecution != 450*time.Millisecond || e.BinaryRuns != 40 {
-		t.Errorf("got %d executions of %v and %d binary runs, want 1200 of 450ms and 40", e.Executions, e.PerExecution, e.BinaryRuns)
+	// 540s, plus 1200 binary starts x 25ms = 30s.
+	if e.Executions != 1200 || e.PerExecution != 450*time.Millisecond || e.BinaryRuns != 1200 {
+		t.Errorf("got %d executions of %v and %d binary runs, want 1200 of 450ms and 1200", e.Executions, e.PerExecution, e.BinaryRuns)
 	}
-	if e.Benchmarking != 552*time.Second {
-		t.Errorf("benchmarking = %v, want 9m12s", e.Benchmarking)
+	if e.Benchmarking != 570*time.Second {
+		t.Errorf("benchmarking = %v, want 9m30s", e.Benchmarking)
 	}
 	// 4 compiles x 45s + 20s of reports.
-	if e.Building != 200*time.Second || e.Total != 752*time.Second {
-		t.Errorf("building %v, total %v; want 3m20s and 12m32s", e.Building, e.Total)
+	if e.Building != 200*time.Second || e.Total != 770*time.Second {
+		t.Errorf("building %v, total %v; want 3m20s and 12m50s", e.Building, e.Total)
 	}
 
 	o.Benchtime = "100x"

@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 )
 
 // Run does a whole run as the options say: it plans, builds every
-// toolchain's test binary (build.go), runs them interleaved, and writes
-// the tables, plots and record (report.go).
+// toolchain's test binary (build.go), runs them interleaved (execute.go),
+// and writes the tables, plots and record (report.go).
 func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	start := time.Now()
 	root, err := resolvePaths(&o)
@@ -81,7 +79,7 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	if o.Instructions {
 		return runInstructions(ctx, outDir, tcs, o, names, stdout)
 	}
-	results, err := runAll(ctx, outDir, tcs, o, stdout)
+	results, err := runAll(ctx, outDir, tcs, o, names, stdout)
 	if err != nil {
 		return err
 	}
@@ -90,82 +88,3 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		Toolchains: tcs, Names: names, Results: results, Provenance: prov,
 	}, stdout)
 }
-
-// runAll runs the test binaries, interleaved: each repetition runs every
-// toolchain once, so drift in the machine's state (thermal, other load)
-// hits all of them alike. The starting toolchain rotates to spread any
-// first-or-last effect too. It returns each toolchain's parsed results.
-func runAll(ctx context.Context, outDir string, tcs []*prepared, o Options, stdout io.Writer) (map[string][]Result, error) {
-	for _, p := range tcs {
-		p.Raw = filepath.Join(outDir, p.Name+".txt")
-		if err := os.WriteFile(p.Raw, nil, 0o666); err != nil {
-			return nil, err
-		}
-	}
-	for rep := 0; rep < o.Count; rep++ {
-		for k := range tcs {
-			p := tcs[(rep+k)%len(tcs)]
-			t0 := time.Now()
-			if err := runOnce(ctx, p, o); err != nil {
-				return nil, fmt.Errorf("repetition %d of %d: %w", rep+1, o.Count, err)
-			}
-			fmt.Fprintf(stdout, "repetition %d/%d %-9s %v\n", rep+1, o.Count, p.Name, time.Since(t0).Round(10*time.Millisecond))
-		}
-	}
-	results := map[string][]Result{}
-	for _, p := range tcs {
-		f, err := os.Open(p.Raw)
-		if err != nil {
-			return nil, err
-		}
-		rs, err := ParseOutput(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("parsing %s: %v", p.Raw, err)
-		}
-		results[p.Name] = rs
-	}
-	return results, nil
-}
-
-// runOnce runs a toolchain's test binary once, appending to its raw output.
-func runOnce(ctx context.Context, p *prepared, o Options) error {
-	f, err := os.OpenFile(p.Raw, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	var tail tailBuffer
-	w := io.MultiWriter(f, &tail)
-	args := []string{
-		"-test.run=^$",
-		"-test.bench=" + o.Bench,
-		"-test.benchtime=" + o.Benchtime,
-		"-test.cpu=" + joinInts(o.CPUs),
-		"-test.count=1",
-		"-test.benchmem",
-		"-test.timeout=" + o.Timeout.String(),
-	}
-	cmd := exec.CommandContext(ctx, p.Binary, args...)
-	cmd.Dir = p.PkgDir
-	cmd.Env = runEnv(os.Environ())
-	cmd.Stdout, cmd.Stderr = w, w
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("toolchain %s: the benchmarks failed (%v); last output:\n%s\nfull output in %s", p.Name, err, tail.String(), p.Raw)
-	}
-	return f.Close()
-}
-
-// tailBuffer keeps the last few KiB written to it.
-type tailBuffer struct{ b []byte }
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	const keep = 4 << 10
-	t.b = append(t.b, p...)
-	if len(t.b) > keep {
-		t.b = append([]byte(nil), t.b[len(t.b)-keep:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string { return strings.TrimSpace(string(t.b)) }
