@@ -110,6 +110,8 @@ func poolable(recs []Record, changed changedFunc) error {
 			return differ("-cpu", joinInts(first.CPUs), joinInts(r.CPUs))
 		case r.Host != first.Host:
 			return differ("host", first.Host, r.Host)
+		case r.Interleave != first.Interleave:
+			return differ("interleaving", interleaveNote(first.Interleave), interleaveNote(r.Interleave))
 		case !sameToolchains(first.Toolchains, r.Toolchains):
 			return differ("toolchains", toolchainList(first.Toolchains), toolchainList(r.Toolchains))
 		}
@@ -225,6 +227,7 @@ func pooledRecord(name string, recs []Record) Record {
 	r := Record{
 		Name: name, Mode: first.Mode, Suite: first.Suite, Benchtime: first.Benchtime, CPUs: first.CPUs, Bench: first.Bench,
 		Start: first.Start, Host: first.Host, Toolchains: first.Toolchains, Provenance: first.Provenance,
+		Interleave: first.Interleave,
 	}
 	var elapsed time.Duration
 	for _, x := range recs {

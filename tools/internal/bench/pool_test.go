@@ -72,6 +72,7 @@ func TestPoolable(t *testing.T) {
 		{"benchtime", func(r []Record) []Record { r[1].Benchtime = "1s"; return r }, noChanges, "differ in -benchtime (150ms against 1s)"},
 		{"cpu", func(r []Record) []Record { r[1].CPUs = []int{4, 8}; return r }, noChanges, "differ in -cpu (4 against 4,8)"},
 		{"host", func(r []Record) []Record { r[1].Host = "Other CPU"; return r }, noChanges, "differ in host"},
+		{"interleaving", func(r []Record) []Record { r[1].Interleave = interleaveBySlot; return r }, noChanges, "differ in interleaving (each repetition ran every toolchain's test binary once over the whole suite"},
 		{"toolchain version", func(r []Record) []Record { r[1].Toolchains[3].Version = "go1.y"; return r }, noChanges, "differ in toolchains"},
 		{"toolchain missing", func(r []Record) []Record { r[1].Toolchains = r[1].Toolchains[:3]; return r }, noChanges, "differ in toolchains"},
 		{"different code", func(r []Record) []Record { r[1].Provenance.Commit = "bbb"; return r },

@@ -32,6 +32,23 @@ type Record struct {
 	Tables     []TableFile       `json:"tables"`
 	Plots      []string          `json:"plots"`            // relative to the folder, slash-separated
 	Pooled     []PooledRun       `json:"pooled,omitempty"` // set by Pool: the runs whose raw output this one joins
+	Interleave string            `json:"interleave,omitempty"`
+}
+
+// interleaveBySlot is Record.Interleave for runs whose test binaries each
+// ran one benchmark at one GOMAXPROCS value, every toolchain in turn on
+// each (execute.go). Runs recorded before 2026-11-26 have none: each of
+// their test binary runs ran the whole suite, every toolchain in turn on
+// each repetition.
+const interleaveBySlot = "benchmark,gomaxprocs"
+
+// interleaveNote says in words how a run with Record.Interleave i
+// interleaved its toolchains.
+func interleaveNote(i string) string {
+	if i == interleaveBySlot {
+		return "each run of a test binary ran one benchmark at one GOMAXPROCS value, with -test.count=1, and every toolchain ran it right after another, the first one rotating"
+	}
+	return "each repetition ran every toolchain's test binary once over the whole suite, with -test.count=1"
 }
 
 // PooledRun is one of the runs that Pool joined.
@@ -70,7 +87,7 @@ func newRecord(info runInfo) Record {
 		Name: filepath.Base(info.Dir),
 		Mode: o.ModeName(), Suite: info.Suite, Benchtime: o.Benchtime, Count: o.Count, CPUs: o.CPUs, Bench: o.Bench,
 		Start: info.Start.UTC(), Elapsed: info.Elapsed.Round(time.Second).String(), Host: info.HostCPU,
-		Provenance: info.Provenance, Tables: info.Tables,
+		Provenance: info.Provenance, Tables: info.Tables, Interleave: interleaveBySlot,
 	}
 	for _, p := range info.Toolchains {
 		r.Toolchains = append(r.Toolchains, RecordToolchain{Name: p.Name, Version: p.Version, Experiment: p.Experiment, Raw: filepath.Base(p.Raw)})

@@ -108,7 +108,7 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 	for _, p := range pv.Problems() {
 		fmt.Fprintf(&b, "- **not reproducible from the commit alone**: %s\n", p)
 	}
-	fmt.Fprintf(&b, "- runs were interleaved: each repetition ran every toolchain's test binary once, with -test.count=1\n")
+	fmt.Fprintf(&b, "- runs were interleaved: %s\n", interleaveNote(r.Interleave))
 	if len(r.Pooled) > 0 {
 		fmt.Fprintf(&b, "- pooled (./bench.bash -pool) from %d runs of the same code and settings; each toolchain's raw output is theirs one after another, so each median is of %d samples:\n", len(r.Pooled), r.Count)
 		for _, p := range r.Pooled {

@@ -66,6 +66,7 @@ func TestWriteSummary(t *testing.T) {
 		Plots:      []string{"plots/Select.svg", "plots/Capture.svg"},
 		Host:       "Some CPU, 2 logical CPUs",
 		Provenance: Provenance{Commit: "0123456789ab", Changed: []string{" M patches/0001-x.patch"}},
+		Interleave: interleaveBySlot,
 	}
 	if err := writeSummary(dir, rec); err != nil {
 		t.Fatal(err)
@@ -87,6 +88,7 @@ func TestWriteSummary(t *testing.T) {
 		"ChanContended-16", // the sec/op table inline
 		"### odd one\n\n[odd.txt](odd.txt)\n\n(no sec/op table",
 		"![Capture](plots/Capture.svg)",
+		"runs were interleaved: each run of a test binary ran one benchmark at one GOMAXPROCS value",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("summary.md lacks %q", want)
