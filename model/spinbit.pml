@@ -183,7 +183,13 @@ inline ghostPopTop(m) {
  * Each is asserted on its own, so that pan names the one that failed. */
 #define SPINOK (NSPINNERS <= 1 && ((key & mutexSpinning) != 0) == (NSPINNERS == 1))
 #define OWNEROK (((key & mutexStackLocked) != 0) == (stackOwner != 0))
+#ifdef MUTANT_WAKE_NOT_CLAIM
+/* That mutant breaks this by design; it is there to show that the bound's
+ * own assertions catch it. */
+#define CLAIMOK true
+#else
 #define CLAIMOK (((key & mutexClaimed) != 0) == (claimant != 0))
+#endif
 #define HINTOK ((key & mutexSleeping) == 0 || \
 	((key & (mutexLocked | mutexClaimed)) != 0 && mutexMFromKey(key) != 0))
 #define INVARIANT (holders <= 1 && nextwaitm[0] == 0 && STACKOK && MEMBERS && SPINOK && OWNEROK && \
@@ -231,7 +237,13 @@ inline unlocked() {
 
 /* lock2Slow breaks out of its loop with l taken: clear its locals. */
 inline slowDone() {
+#ifdef MUTANT_CLAIM_KEPT
+	/* mutant: the claim is the M's, not the wait's (as the per-M count of
+	 * earlier patches was), and outlives the wait that made it */
+	v = 0; next = 0; spins = 0; overdue = false; spinning[me] = false
+#else
 	v = 0; next = 0; spins = 0; overdue = false; claimed = false; spinning[me] = false
+#endif
 }
 
 /* An overdue M that is not the claimant: claim l, or poll while another M
@@ -438,7 +450,15 @@ s_claim:
 		if
 		:: key == v ->
 			assert(claimant == 0);  /* one claimant at a time */
+#ifdef MUTANT_WAKE_NOT_CLAIM
+			/* mutant: the overdue M is owed the next acquisition
+			 * (claimant) but, like the forced wakeup of earlier
+			 * patches, sets nothing that keeps others out: it
+			 * competes with them */
+			key = withSleepHint(next & ~mutexClaimed);
+#else
 			key = withSleepHint(next);
+#endif
 			claimant = me;
 			claimed = true; spinning[me] = false; spins = 0;
 			next = 0;

@@ -79,6 +79,8 @@ func Suite() []Check {
 		mutant("WIDE_SWAP", "((key&256)!=0)==", "the release swaps 16 bits and clobbers mutexSpinning"),
 		mutant("NO_CLAIM_CHECK", bound, "lock2's fast path enters without looking for a claim"),
 		mutant("SLOW_IGNORES_CLAIM", bound, "lock2Slow takes a free mutex that another M claimed"),
+		mutant("WAKE_NOT_CLAIM", bound, "an overdue M is owed l but, like the forced wakeup of earlier patches, competes for it without a claim"),
+		mutant("CLAIM_KEPT", bound, "the claim is kept per M, as the per-M count of earlier patches was, and outlives the wait that made it"),
 		mutant("CLAIM_TWICE", "assertion violated (claimant==0)", "an overdue M claims l while another M holds the claim"),
 		mutant("LEAVE_NO_WAIT", "assertion violated ((key==0)&&", "mutexLeaveStack, not finding its M, returns without taking the wakeup"),
 		mutant("LEAVE_NO_LOCK", "assertion violated ((wakee!=0)&&(rank[wakee]==(nsleep-1)))", "mutexLeaveStack unlinks its M without taking mutexStackLocked"),
