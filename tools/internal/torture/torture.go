@@ -91,6 +91,9 @@ type Break struct {
 	// Caught matches the output of a run that failed because of the
 	// break, as opposed to failing for some other reason.
 	Caught *regexp.Regexp
+	// BoundOnly is set for a break that keeps exclusion and breaks only
+	// the bound, which a build without torture mode does not check.
+	BoundOnly bool
 }
 
 // Apply returns src with b's edits made. It is an error if an edit's Old
@@ -108,6 +111,10 @@ func (b Break) Apply(src string) (string, error) {
 	return src, nil
 }
 
+// bypassed matches the torture test's report of entries that bypassed a
+// claim.
+var bypassed = regexp.MustCompile(`\d+ entries into the busy mutex by other Ms between a claim and its claimant's entry`)
+
 // Breaks are the broken versions of lock_spinbit.go that a torture run
 // must catch.
 var Breaks = []Break{
@@ -124,11 +131,12 @@ var Breaks = []Break{
 				New: "\t\t\tmutexTortureNote(mutexEventSleep)\n\t\t\tmutexTortureDelay()\n\t\t\tgp.m.nextwaitm.set(mutexMFromKey(v))\n",
 			},
 		},
-		// Ms left off the stack sleep for ever once their sleep times
-		// out: the stress's watchdog reports it, or, when the stuck Ms
-		// hold up the timers the watchdog needs, go test's own timeout
-		// does; a link to an M that is not asleep can also wake the
-		// wrong M and break exclusion.
+		// Ms left off the stack wait for ever for a wakeup once their
+		// sleep times out: torture mode throws after a minute of that
+		// ("lost wakeup"), the stress's watchdog may report it first,
+		// and go test's own timeout is the last resort; a link to an M
+		// that is not asleep can also wake the wrong M and break
+		// exclusion.
 		Caught: regexp.MustCompile(`lost wakeup|panic: test timed out|another M inside the critical section|unlock of unlocked lock|counter = `),
 	},
 	{
@@ -136,10 +144,48 @@ var Breaks = []Break{
 		What: "lock2Slow takes a free mutex by storing the key word it loaded instead of a CAS",
 		Edits: []Edit{
 			{
-				Old: "\t\t\tif atomic.Casuintptr(&l.key, v, withSleepHint(next)) {\n\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n\t\t\t\tbreak\n\t\t\t}",
-				New: "\t\t\tatomic.Storeuintptr(&l.key, withSleepHint(next))\n\t\t\tif true {\n\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n\t\t\t\tbreak\n\t\t\t}",
+				Old: "\t\t\tif atomic.Casuintptr(&l.key, v, withSleepHint(next)) {\n\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n\t\t\t\tmutexTortureEnter(l)\n\t\t\t\tbreak\n\t\t\t}",
+				New: "\t\t\tatomic.Storeuintptr(&l.key, withSleepHint(next))\n\t\t\tif true {\n\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n\t\t\t\tmutexTortureEnter(l)\n\t\t\t\tbreak\n\t\t\t}",
 			},
 		},
 		Caught: regexp.MustCompile(`another M inside the critical section|unlock of unlocked lock|counter = |lost wakeup`),
+	},
+	// The breaks below keep exclusion and break the bound: only the
+	// ledger of claims in the torture test's alternation sees them.
+	{
+		Name: "slow-ignores-claim",
+		What: "lock2Slow takes a free mutex that another M has claimed",
+		Edits: []Edit{
+			{
+				Old: "\t\tif v&(mutexLocked|mutexClaimed) == 0 {\n\t\t\tnext := v | mutexLocked\n",
+				New: "\t\tif v&mutexLocked == 0 {\n\t\t\tnext := v | mutexLocked\n",
+			},
+		},
+		Caught:    bypassed,
+		BoundOnly: true,
+	},
+	{
+		Name: "fast-ignores-claim",
+		What: "lock2's swap enters a critical section under a claimed mutex instead of giving it back",
+		Edits: []Edit{
+			{
+				Old: "\t\tif atomic.Load8(keyFlags8(&l.key))&(mutexClaimed>>8) == 0 {\n",
+				New: "\t\tif atomic.Load8(keyFlags8(&l.key))&(mutexClaimed>>8) == 0 || true {\n",
+			},
+		},
+		Caught:    bypassed,
+		BoundOnly: true,
+	},
+	{
+		Name: "give-back-drops-claim",
+		What: "mutexGiveBack clears the claim along with mutexLocked, and the claimant takes the mutex anyway",
+		Edits: []Edit{
+			{
+				Old: "\tfor !atomic.Casuintptr(&l.key, v, withSleepHint(v&^mutexLocked)) {\n",
+				New: "\tfor !atomic.Casuintptr(&l.key, v, withSleepHint(v&^(mutexLocked|mutexClaimed))) {\n",
+			},
+		},
+		Caught:    bypassed,
+		BoundOnly: true,
 	},
 }

@@ -87,16 +87,40 @@ func TestBreaksWellFormed(t *testing.T) {
 // The breaks still apply to the lock_spinbit.go of this checkout's goroot/,
 // when there is one (after ./make.bash).
 func TestBreaksApplyToGoroot(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "..", "goroot", "src", "runtime", "lock_spinbit.go"))
+	src := readGorootRuntime(t, "lock_spinbit.go")
+	for _, b := range Breaks {
+		if _, err := b.Apply(src); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// The pattern of the breaks of the bound matches the message that the
+// torture test in this checkout's goroot/ prints for bypasses, with a
+// count in place of its %d.
+func TestBypassedMatchesGoroot(t *testing.T) {
+	src := readGorootRuntime(t, "lock_torture_test.go")
+	for _, line := range strings.Split(src, "\n") {
+		if strings.Contains(line, "entries into the busy mutex") {
+			if msg := strings.Replace(line, "%d", "12", 1); !bypassed.MatchString(msg) {
+				t.Errorf("the pattern %s does not match the torture test's message:\n%s", bypassed, msg)
+			}
+			return
+		}
+	}
+	t.Error("lock_torture_test.go has no message about entries into the busy mutex: update bypassed and this test")
+}
+
+// readGorootRuntime returns the file name of src/runtime in this
+// checkout's goroot/, and skips the test when there is no goroot/.
+func readGorootRuntime(t *testing.T, name string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "goroot", "src", "runtime", name))
 	if os.IsNotExist(err) {
 		t.Skip("no goroot/ here: run ./make.bash")
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range Breaks {
-		if _, err := b.Apply(string(src)); err != nil {
-			t.Error(err)
-		}
-	}
+	return string(src)
 }
