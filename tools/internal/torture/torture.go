@@ -151,7 +151,7 @@ var Breaks = []Break{
 		Caught: regexp.MustCompile(`another M inside the critical section|unlock of unlocked lock|counter = |lost wakeup`),
 	},
 	// The breaks below keep exclusion and break the bound: only the
-	// ledger of claims in the torture test's alternation sees them.
+	// torture test's ledger of claims sees them.
 	{
 		Name: "slow-ignores-claim",
 		What: "lock2Slow takes a free mutex that another M has claimed",
