@@ -1,8 +1,8 @@
 /*
  * spinbit.pml: a Promela model, for the Spin model checker, of the
  * go-spinbit runtime mutex as goroot/src/runtime/lock_spinbit.go implements
- * it (lock2, mutexGiveBack, lock2Slow, mutexLeaveStack, unlock2,
- * unlock2Wake), with the M semaphore it sleeps on from
+ * it (lock2, mutexGiveBack, lock2Slow, mutexPassClaim, mutexLeaveStack,
+ * unlock2, unlock2Wake), with the M semaphore it sleeps on from
  * goroot/src/runtime/lock_futexsema.go (semasleep, with and without a
  * timeout, and semawakeup) and the partial M pointers of lock_mkey.go.
  *
@@ -30,7 +30,10 @@
  *     hint, no M woken twice: assertions and the invariant of proctype
  *     monitor;
  *   - the bound: while an M holds the claim, no other M enters its critical
- *     section (assertion in acquired());
+ *     section; and once an overdue M has pushed itself to wait for the
+ *     claim, the Ms that enter before it are at most those that held or
+ *     waited for the claim when it pushed, each once (assertions in
+ *     acquired() and countBypass());
  *   - no lost wakeup, with -DNOTIMEOUT (sleeps that never time out, so
  *     that a timeout cannot hide a lost wakeup): invalid end states (a
  *     sleeper nobody wakes) and the assertion of proctype final;
@@ -89,12 +92,17 @@ byte nextwaitm[NM + 1];         /* m.nextwaitm; [0], nil's, stays 0 */
 byte waitsema[NM + 1];          /* m.waitsema, the futex word of an M's semaphore */
 bool infutex[NM + 1];           /* the kernel: the M waits in futexsleep */
 bool spinning[NM + 1];          /* lock2Slow's local spinning, global for the monitor */
+bool overdueMark[NM + 1];       /* m.mutexOverdue: on the stack to wait for the claim */
 
 /* ---- ghost state, read only by the checks ------------------------------ */
 
 byte holders;                   /* Ms between acquiring l and releasing it */
 byte stackOwner;                /* the M that owns mutexStackLocked, or 0 */
-byte claimant;                  /* the M whose claim CAS succeeded and that has not taken l since, or 0 */
+byte claimant;                  /* the M that holds the claim (its claim CAS succeeded, or a claimant passed it the claim) and has not taken l since, or 0 */
+byte passer;                    /* the M that took l as claimant and has not yet passed the claim on or cleared it, or 0 */
+bool waiting[NM + 1];           /* M pushed itself to wait for the claim, and has not entered since */
+byte allowed[NM + 1];           /* for a waiting M: how many entries by others may come before its own */
+byte bypass[NM + 1];            /* for a waiting M: entries by others since it pushed itself */
 byte phase[NM + 1];             /* 0 awake, 1 on the stack, 2 taken off by a waker but not yet awake */
 byte rank[NM + 1];              /* M on the stack: how many on it went to sleep before it */
 byte nsleep;                    /* Ms on the stack */
@@ -102,11 +110,44 @@ byte nsleep;                    /* Ms on the stack */
 byte done;                      /* Ms that finished their NACQ acquisitions */
 #endif
 
-/* me enters its critical section. */
+/* me enters its critical section: count it against every M that waits
+ * for the claim. */
+inline countBypass(i) {
+	if
+	:: i != me && waiting[i] ->
+		bypass[i]++;
+		assert(bypass[i] <= allowed[i]) /* the bound of the wait for the claim */
+	:: else
+	fi
+}
+
 inline acquired() {
 	holders++;
 	assert(holders == 1);           /* mutual exclusion */
-	assert(claimant == 0 || claimant == me) /* the bound: a claim stands, and l goes to its claimant */
+	assert(claimant == 0 || claimant == me); /* the bound: a claim stands, and l goes to its claimant */
+	countBypass(1); countBypass(2); countBypass(3);
+#if NM >= 4
+	countBypass(4);
+#endif
+	waiting[me] = false; allowed[me] = 0; bypass[me] = 0
+}
+
+/* me pushed itself to wait for the claim: the Ms that may enter before it
+ * are the claimant, if it has not taken l yet, and the Ms that wait for the
+ * claim already, each once. */
+inline countAhead(i) {
+	if
+	:: i != me && (waiting[i] || claimant == i) -> allowed[me]++
+	:: else
+	fi
+}
+
+inline ghostWait() {
+	waiting[me] = true; bypass[me] = 0; allowed[me] = 0;
+	countAhead(1); countAhead(2); countAhead(3);
+#if NM >= 4
+	countAhead(4);
+#endif
 }
 
 /* The push CAS succeeded: me is on the stack. */
@@ -158,6 +199,8 @@ inline ghostPopTop(m) {
 #define MEMBERS (((phase[1] == 1) == LISTED(1)) && ((phase[2] == 1) == LISTED(2)) && \
 	((phase[3] == 1) == LISTED(3)) && ((phase[4] == 1) == LISTED(4)))
 #define NSPINNERS (spinning[1] + spinning[2] + spinning[3] + spinning[4])
+#define MARKSOK (MARKOK(1) && MARKOK(2) && MARKOK(3) && MARKOK(4))
+#define NOMARKS (!overdueMark[1] && !overdueMark[2] && !overdueMark[3] && !overdueMark[4])
 #define ALLIDLE (phase[1] + phase[2] + phase[3] + phase[4] + \
 	waitsema[1] + waitsema[2] + waitsema[3] + waitsema[4] == 0)
 #else
@@ -166,6 +209,8 @@ inline ghostPopTop(m) {
 #define MEMBERS (((phase[1] == 1) == LISTED(1)) && ((phase[2] == 1) == LISTED(2)) && \
 	((phase[3] == 1) == LISTED(3)))
 #define NSPINNERS (spinning[1] + spinning[2] + spinning[3])
+#define MARKSOK (MARKOK(1) && MARKOK(2) && MARKOK(3))
+#define NOMARKS (!overdueMark[1] && !overdueMark[2] && !overdueMark[3])
 #define ALLIDLE (phase[1] + phase[2] + phase[3] + waitsema[1] + waitsema[2] + waitsema[3] == 0)
 #endif
 
@@ -174,7 +219,9 @@ inline ghostPopTop(m) {
  *   - the stack has no cycle and no M twice, and holds exactly the Ms that
  *     went to sleep and were not taken off: none lost, none extra;
  *   - mutexSpinning is set exactly when one M owns it, and likewise
- *     mutexStackLocked and mutexClaimed;
+ *     mutexStackLocked and mutexClaimed (owned by the claimant, or by the
+ *     M that took l as claimant until it passes the claim on);
+ *   - an M marked overdue is on the stack only while l is claimed;
  *   - bits 2-7, which every swap of the low byte writes, stay zero;
  *   - the hint is set only while l is held or claimed and Ms sleep: every
  *     step that sets it keeps or sets mutexLocked or mutexClaimed and
@@ -188,12 +235,14 @@ inline ghostPopTop(m) {
  * own assertions catch it. */
 #define CLAIMOK true
 #else
-#define CLAIMOK (((key & mutexClaimed) != 0) == (claimant != 0))
+#define CLAIMOK (((key & mutexClaimed) != 0) == (claimant != 0 || passer != 0) && (claimant == 0 || passer == 0))
 #endif
+/* An M waits on the stack for the claim only while l is claimed. */
+#define MARKOK(m) (!overdueMark[m] || phase[m] != 1 || (key & mutexClaimed) != 0)
 #define HINTOK ((key & mutexSleeping) == 0 || \
 	((key & (mutexLocked | mutexClaimed)) != 0 && mutexMFromKey(key) != 0))
 #define INVARIANT (holders <= 1 && nextwaitm[0] == 0 && STACKOK && MEMBERS && SPINOK && OWNEROK && \
-	CLAIMOK && (key & unusedBits) == 0 && HINTOK)
+	CLAIMOK && MARKSOK && (key & unusedBits) == 0 && HINTOK)
 
 active proctype monitor() {
 end:	atomic {        /* model: the invariant */
@@ -204,6 +253,7 @@ end:	atomic {        /* model: the invariant */
 		assert(SPINOK);
 		assert(OWNEROK);
 		assert(CLAIMOK);
+		assert(MARKSOK);
 		assert((key & unusedBits) == 0);
 		assert(HINTOK)
 	}
@@ -214,7 +264,7 @@ end:	atomic {        /* model: the invariant */
  * spins, owns the stack or sleeps, and no semaphore holds a wakeup nobody
  * took. */
 active proctype final() {
-end:	atomic { done == NM -> assert(key == 0 && ALLIDLE) }   /* model: the end */
+end:	atomic { done == NM -> assert(key == 0 && ALLIDLE && NOMARKS && passer == 0) }   /* model: the end */
 }
 #endif
 
@@ -246,9 +296,10 @@ inline slowDone() {
 #endif
 }
 
-/* An overdue M that is not the claimant: claim l, or poll while another M
- * holds the claim. spins is dead from here on: only the spinner's test
- * reads it, and an overdue M never reaches that test again. */
+/* An overdue M that is not the claimant: claim l, or push itself to wait
+ * for the claim while another M holds it. spins is dead from here on: only
+ * the spinner's test reads it, and an overdue M never reaches that test
+ * again. */
 inline overdueDecide() {
 	spins = 0;
 	if
@@ -257,7 +308,7 @@ inline overdueDecide() {
 	:: true -> goto s_claim
 #else
 	:: (v & mutexClaimed) == 0 -> goto s_claim
-	:: else -> goto s_opoll
+	:: else -> goto s_queue
 #endif
 	fi
 }
@@ -330,6 +381,28 @@ inline leaveDecide() {
 #endif
 }
 
+/* The first loop of mutexPassClaim, after each load of v: clear the claim
+ * if nobody sleeps, wait while another M owns the stack, or try to take it.
+ * go mutexPassClaim: `if v&mutexMMask == 0`, `} else if v&mutexStackLocked != 0 {` */
+inline passDecide() {
+	if
+	:: mutexMFromKey(v) == 0 -> goto p_none
+	:: mutexMFromKey(v) != 0 && (v & mutexStackLocked) != 0 -> goto p_yield
+	:: mutexMFromKey(v) != 0 && (v & mutexStackLocked) == 0 -> goto p_take
+	fi
+}
+
+/* The top of unlock2Wake's second loop, after each load of v: give the
+ * stack up if l was claimed since this M took it (Ms that wait for the
+ * claim may be on top), or try to take the top off (w_pop).
+ * go unlock2Wake: `if v&mutexClaimed != 0` */
+inline popDecide() {
+	if
+	:: (v & mutexClaimed) != 0 -> goto w_rel
+	:: else -> goto w_pop
+	fi
+}
+
 /* mutexLeaveStack gives the stack up. */
 inline giveUpStack() {
 #ifdef MUTANT_LEAVE_NO_LOCK
@@ -349,6 +422,7 @@ proctype M(byte me) {
 	byte wakee;             /* semawakeup's mp */
 	byte sv;                /* semasleep's v */
 	bool leaving;           /* in mutexLeaveStack's semasleep(-1), which has no timeout */
+	bool queued;            /* in lock2Slow's semasleep(-1), waiting for the claim */
 #ifndef FOREVER
 	byte acq;               /* acquisitions done */
 #endif
@@ -413,14 +487,24 @@ s_prepoll:
 		slowDecide()
 	}
 s_ctake:
-	atomic {        /* go lock2Slow: `if atomic.Casuintptr(&l.key, v, withSleepHint(v&^mutexClaimed|mutexLocked))`, `break`, `v = atomic.Loaduintptr(&l.key)` */
+	atomic {        /* go lock2Slow: `if atomic.Casuintptr(&l.key, v, withSleepHint(v|mutexLocked))`, `mutexPassClaim(l)`, `break`, `v = atomic.Loaduintptr(&l.key)` */
 		if
 		:: key == v ->
+#ifdef MUTANT_CLAIM_CLEARED
+			/* mutant: clear the claim in the taking CAS, as before the
+			 * claim was passed on, and pass it to nobody */
 			key = withSleepHint((v & ~mutexClaimed) | mutexLocked);
 			acquired();
 			claimant = 0;
 			slowDone();
 			goto holding
+#else
+			key = withSleepHint(v | mutexLocked);
+			acquired();
+			claimant = 0; passer = me;
+			slowDone();
+			goto p_load
+#endif
 		:: else -> v = key; slowDecide()
 		fi
 	}
@@ -449,7 +533,7 @@ s_claim:
 		if :: spinning[me] -> next = next & ~mutexSpinning :: else fi;
 		if
 		:: key == v ->
-			assert(claimant == 0);  /* one claimant at a time */
+			assert(claimant == 0 && passer == 0);   /* one claimant at a time */
 #ifdef MUTANT_WAKE_NOT_CLAIM
 			/* mutant: the overdue M is owed the next acquisition
 			 * (claimant) but, like the forced wakeup of earlier
@@ -561,9 +645,39 @@ s_unspin:
 	}
 #endif
 
+s_queue:
+	atomic {        /* go lock2Slow: `gp.m.nextwaitm.set(mutexMFromKey(v))`, `gp.m.mutexOverdue = true`, `next := v&^mutexMMask | mutexPartialM(gp.m) | mutexSleeping`, `next &^= mutexSpinning`, `if atomic.Casuintptr(&l.key, v, next)`, `spinning = false`, `gp.m.mutexOverdue = false`, `v = atomic.Loaduintptr(&l.key)`
+			 * (the push of an overdue M that waits for the claim: the link and
+			 * the mark are this M's own, and nobody reads them before the CAS
+			 * publishes the M, so their stores, and the mark's clearing after
+			 * a failed CAS, share the CAS's step) */
+		nextwaitm[me] = mutexMFromKey(v);
+#ifdef MUTANT_MARK_KEPT
+		/* mutant: the mark stays set after a failed CAS, and on the M's
+		 * later sleeps */
+		overdueMark[me] = true;
+#endif
+		next = (v & flagBits) | mutexPartialM(me) | mutexSleeping;
+		if :: spinning[me] -> next = next & ~mutexSpinning :: else fi;
+		if
+		:: key == v ->
+			key = next;
+			overdueMark[me] = true;
+			ghostPush(me);
+			ghostWait();
+			next = 0;
+			spinning[me] = false;
+			queued = true;
+			v = 0;
+			goto s_sleep
+		:: else -> next = 0; v = key; slowDecide()
+		fi
+	}
+
 	/* ---- semasleep (lock_futexsema.go): semasleep(rest) from lock2Slow,
-	 * or semasleep(-1) from mutexLeaveStack (leaving). Returning 0, both
-	 * go on to s_woken; returning -1, semasleep(rest) goes on to
+	 * or semasleep(-1) from mutexLeaveStack (leaving) or from lock2Slow's
+	 * wait for the claim (queued). Returning 0, they go on to s_woken, or
+	 * q_woken when queued; returning -1, semasleep(rest) goes on to
 	 * mutexLeaveStack. ---- */
 s_sleep:
 	atomic {        /* go semasleep: `v := atomic.Load(&mp.waitsema)`, `if v > 0`, `ns = deadline - nanotime()`, `if ns <= 0`, `return -1` */
@@ -576,7 +690,7 @@ s_sleep:
 		 * than lock2Slow's, so lock2Slow's test after mutexLeaveStack,
 		 * `overdue = nanotime() >= deadline`, will find it passed; the
 		 * model sets overdue here, where nothing reads it until then. */
-		:: sv == 0 && !leaving -> overdue = true; goto l_load
+		:: sv == 0 && !leaving && !queued -> overdue = true; goto l_load
 #endif
 		fi
 	}
@@ -587,7 +701,10 @@ s_semcas:
 			waitsema[me] = sv - 1; sv = 0;
 			assert(phase[me] == 2);         /* woken only after being taken off */
 			phase[me] = 0;
-			goto s_woken
+			if
+			:: queued -> goto q_woken
+			:: else -> goto s_woken
+			fi
 		:: else -> sv = 0; goto s_sleep
 		fi
 	}
@@ -607,8 +724,18 @@ s_futex:
 	atomic {        /* model: asleep in the kernel until futexwakeup */
 		!infutex[me] -> goto s_sleep
 	}
+q_woken:
+	atomic {        /* go lock2Slow: `claimed, spins = true, 0`, `gp.m.mutexOverdue = false`, `v = atomic.Loaduintptr(&l.key)` (after the wait for the claim) */
+		assert(claimant == me);         /* woken only by the claimant that passed it the claim */
+		queued = false;
+		overdueMark[me] = false;
+		claimed = true;
+		v = key;
+		slowDecide()
+	}
 s_woken:
 	atomic {        /* go lock2Slow: `overdue = nanotime() >= deadline`, `v = atomic.Loaduintptr(&l.key)` (after semasleep, or mutexLeaveStack) */
+		assert(claimant != me);         /* a sleeper that did not wait for the claim is never passed it */
 		leaving = false;
 		if
 		:: overdue -> skip
@@ -716,6 +843,111 @@ l_nfcas:
 		fi
 	}
 
+	/* ---- mutexPassClaim: this M took l as claimant, leaving mutexClaimed
+	 * set; then it enters its critical section (holding) ---- */
+p_load:
+	atomic {        /* go mutexPassClaim: `v := atomic.Loaduintptr(&l.key)` */
+		v = key;
+		passDecide()
+	}
+p_yield:
+	atomic {        /* go mutexPassClaim: `osyield()`, `v = atomic.Loaduintptr(&l.key)` (the owner holds the stack) */
+		v = key;
+		passDecide()
+	}
+p_none:
+	atomic {        /* go mutexPassClaim: `if atomic.Casuintptr(&l.key, v, v&^mutexClaimed)`, `return`, `v = atomic.Loaduintptr(&l.key)` (nobody sleeps) */
+		if
+		:: key == v -> key = v & ~mutexClaimed; passer = 0; v = 0; goto holding
+		:: else -> v = key; passDecide()
+		fi
+	}
+p_take:
+	atomic {        /* go mutexPassClaim: `} else if atomic.Casuintptr(&l.key, v, v|mutexStackLocked) {`, `v |= mutexStackLocked`, `v = atomic.Loaduintptr(&l.key)` */
+		if
+		:: key == v -> key = v | mutexStackLocked; stackOwner = me; v = v | mutexStackLocked; goto p_walk
+		:: else -> v = key; passDecide()
+		fi
+	}
+p_walk:
+	atomic {        /* go mutexPassClaim: `for p := mutexMFromKey(v); p != nil; p = p.nextwaitm.ptr()`, `if p.mutexOverdue`, `oldest, oldestAbove = p, above`, `above = p`, `if oldest == nil`, `if oldestAbove != nil`, `oldestAbove.nextwaitm = oldest.nextwaitm`
+			 * The links below the top in v change only by the hand of the
+			 * stack's owner, this M, and the marks of Ms on the stack only
+			 * by their own hand after they are taken off it, so the walk and
+			 * the store share a step. wakee is oldest, above oldestAbove. */
+		wakee = 0; above = 0; i = 0; p = mutexMFromKey(v); sv = 0;
+		do
+		:: p == 0 -> break
+		:: else ->
+			assert(i < NM); i++;
+#ifdef MUTANT_PASS_NEWEST
+			/* mutant: pass the claim to the overdue M highest on the
+			 * stack, the last to push itself */
+			if :: overdueMark[p] && wakee == 0 -> wakee = p; above = sv :: else fi;
+#else
+			if :: overdueMark[p] -> wakee = p; above = sv :: else fi;
+#endif
+			sv = p; p = nextwaitm[p]
+		od;
+		i = 0; sv = 0;
+		if
+		:: wakee == 0 -> goto p_clear
+		:: wakee != 0 && above != 0 ->
+			nextwaitm[above] = nextwaitm[wakee];
+			ghostOff(wakee, 2)
+		:: else
+		fi
+	}
+p_cas:
+	atomic {        /* go mutexPassClaim: `next := v &^ (mutexStackLocked | mutexSleeping)`, `if oldestAbove == nil`, `next = next&^mutexMMask | mutexPartialM(oldest.nextwaitm.ptr())`, `if atomic.Casuintptr(&l.key, v, next)`, `oldest.nextwaitm = 0`, `v = atomic.Loaduintptr(&l.key)`, `if oldestAbove == nil && mutexMFromKey(v) != oldest`, `break // a push put an M above oldest: walk again` */
+		next = v & ~(mutexStackLocked | mutexSleeping);
+		if :: above == 0 -> next = (next & flagBits) | mutexPartialM(nextwaitm[wakee]) :: else fi;
+		if
+		:: key == v ->
+			key = next;
+			stackOwner = 0;
+			if :: above == 0 -> ghostOff(wakee, 2) :: else fi;
+			nextwaitm[wakee] = 0;
+			claimant = wakee; passer = 0;
+			next = 0; above = 0; v = 0;
+			goto p_wake
+		:: else -> next = 0; v = key
+		fi;
+		if
+		:: above == 0 && mutexMFromKey(v) != wakee -> wakee = 0; goto p_walk
+		:: else -> goto p_cas
+		fi
+	}
+p_clear:
+	atomic {        /* go mutexPassClaim: `if atomic.Casuintptr(&l.key, v, v&^(mutexStackLocked|mutexClaimed))`, `return`, `v = atomic.Loaduintptr(&l.key)` (no overdue M on the stack) */
+		if
+		:: key == v ->
+			key = v & ~(mutexStackLocked | mutexClaimed);
+			stackOwner = 0; passer = 0; v = 0;
+			goto holding
+		:: else -> v = key; goto p_walk
+		fi
+	}
+
+	/* ---- semawakeup(oldest) (lock_futexsema.go); then the critical
+	 * section ---- */
+p_wake:
+	atomic {        /* go semawakeup: `if atomic.Xadd(&mp.waitsema, 1) == 1` */
+		assert(phase[wakee] == 2);
+		waitsema[wakee]++;
+		assert(waitsema[wakee] == 1);   /* no M is given two wakeups */
+		if
+		:: waitsema[wakee] == 1 -> goto p_futexwake
+		:: else -> wakee = 0; goto holding
+		fi
+	}
+p_futexwake:
+	atomic {        /* go semawakeup: `futexwakeup(&mp.waitsema, 1)` */
+		infutex[wakee] = false;
+		wakee = 0;
+		goto holding
+	}
+
 	/* ---- unlock2 ---- */
 holding:
 #ifdef MUTANT_HINT_EARLY
@@ -756,7 +988,7 @@ w_take:
 			key = v | mutexStackLocked;
 			stackOwner = me;
 			v = v | mutexStackLocked;
-			goto w_pop
+			popDecide()
 		:: else -> v = key; wakeDecide()
 		fi
 	}
@@ -772,7 +1004,14 @@ w_pop:
 			ghostPopTop(wakee);
 			v = 0;
 			goto w_wake
-		:: else -> v = key; goto w_pop
+		:: else -> v = key; popDecide()
+		fi
+	}
+w_rel:
+	atomic {        /* go unlock2Wake: `for !atomic.Casuintptr(&l.key, v, v&^mutexStackLocked)`, `v = atomic.Loaduintptr(&l.key)`, `return` (l was claimed since this M took the stack: the claimant wakes the Ms that wait for it) */
+		if
+		:: key == v -> key = v & ~mutexStackLocked; stackOwner = 0; v = 0; unlocked()
+		:: else -> v = key; goto w_rel
 		fi
 	}
 

@@ -50,7 +50,7 @@ type Check struct {
 // FOREVER are not.
 const (
 	shallow = 100_000
-	deep    = 3_000_000
+	deep    = 5_000_000
 )
 
 // Suite lists the checks that ./test.bash runs. The base model is the Go
@@ -80,9 +80,12 @@ func Suite() []Check {
 		mutant("NO_CLAIM_CHECK", bound, "lock2's fast path enters without looking for a claim"),
 		mutant("SLOW_IGNORES_CLAIM", bound, "lock2Slow takes a free mutex that another M claimed"),
 		mutant("WAKE_NOT_CLAIM", bound, "an overdue M is owed l but, like the forced wakeup of earlier patches, competes for it without a claim"),
-		mutant("CLAIM_KEPT", bound, "the claim is kept per M, as the per-M count of earlier patches was, and outlives the wait that made it"),
-		mutant("CLAIM_TWICE", "assertion violated (claimant==0)", "an overdue M claims l while another M holds the claim"),
-		mutant("LEAVE_NO_WAIT", "assertion violated ((key==0)&&", "mutexLeaveStack, not finding its M, returns without taking the wakeup"),
+		mutant("CLAIM_KEPT", "assertion violated ((((key&1024)!=0)==((claimant!=0)||(passer!=0)))", "the claim is kept per M, as the per-M count of earlier patches was, and outlives the wait that made it"),
+		mutant("CLAIM_TWICE", "assertion violated ((claimant==0)&&(passer==0))", "an overdue M claims l while another M holds the claim"),
+		mutant("CLAIM_CLEARED", "assertion violated (claimant==me)", "the claimant clears the claim as it takes l, passing it to none of the Ms that wait for it"),
+		mutant("PASS_NEWEST", "assertion violated (bypass[", "the claim passes to the overdue M that pushed itself last, not first"),
+		mutant("MARK_KEPT", "assertion violated (claimant!=me)", "an M's overdue mark outlives a failed push, so a later ordinary sleeper is passed the claim", "FOREVER"),
+		mutant("LEAVE_NO_WAIT", "assertion violated ((((key==0)&&", "mutexLeaveStack, not finding its M, returns without taking the wakeup"),
 		mutant("LEAVE_NO_LOCK", "assertion violated ((wakee!=0)&&(rank[wakee]==(nsleep-1)))", "mutexLeaveStack unlinks its M without taking mutexStackLocked"),
 		mutant("LEAVE_TOP_RETRY", "assertion violated ((wakee!=0)&&(rank[wakee]==(nsleep-1)))", "mutexLeaveStack, its CAS as top failed, only redoes the release"),
 	}

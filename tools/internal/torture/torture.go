@@ -188,4 +188,16 @@ var Breaks = []Break{
 		Caught:    bypassed,
 		BoundOnly: true,
 	},
+	{
+		Name: "pass-drops-claim",
+		What: "mutexPassClaim clears the claim as it passes it on, and the M it woke takes the mutex as claimant anyway",
+		Edits: []Edit{
+			{
+				Old: "\t\t\tnext := v &^ (mutexStackLocked | mutexSleeping)\n\t\t\tif oldestAbove == nil {\n",
+				New: "\t\t\tnext := v &^ (mutexStackLocked | mutexSleeping | mutexClaimed)\n\t\t\tif oldestAbove == nil {\n",
+			},
+		},
+		Caught:    bypassed,
+		BoundOnly: true,
+	},
 }
