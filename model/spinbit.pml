@@ -397,10 +397,17 @@ inline passDecide() {
  * claim may be on top), or try to take the top off (w_pop).
  * go unlock2Wake: `if v&mutexClaimed != 0` */
 inline popDecide() {
+#ifdef MUTANT_WAKE_IGNORES_CLAIM
+	/* mutant: take the top off even if l was claimed since this M took
+	 * the stack (four Ms are needed to reach it, one of them locking
+	 * twice) */
+	goto w_pop
+#else
 	if
 	:: (v & mutexClaimed) != 0 -> goto w_rel
 	:: else -> goto w_pop
 	fi
+#endif
 }
 
 /* mutexLeaveStack gives the stack up. */
@@ -564,7 +571,7 @@ s_poll:
 		slowDecide()
 	}
 s_opoll:
-	atomic {        /* go lock2Slow: `mutexPoll(spins)`, `spins++`, `v = atomic.Loaduintptr(&l.key)` (the claimant, or an overdue M while another claims; spins is dead, see overdueDecide) */
+	atomic {        /* go lock2Slow: `mutexPoll(spins)`, `spins++`, `v = atomic.Loaduintptr(&l.key)` (the claimant; spins is dead, see overdueDecide) */
 		v = key;
 		slowDecide()
 	}

@@ -84,6 +84,7 @@ func Suite() []Check {
 		mutant("CLAIM_TWICE", "assertion violated ((claimant==0)&&(passer==0))", "an overdue M claims l while another M holds the claim"),
 		mutant("CLAIM_CLEARED", "assertion violated (claimant==me)", "the claimant clears the claim as it takes l, passing it to none of the Ms that wait for it"),
 		mutant("PASS_NEWEST", "assertion violated (bypass[", "the claim passes to the overdue M that pushed itself last, not first"),
+		mutant("WAKE_IGNORES_CLAIM", "assertion violated (claimant==me)", "unlock2Wake takes the top off after l was claimed, waking an M that waits for the claim as if passed it (4 Ms, one locking twice)", "NM=4", "NACQ=1", "NACQ1=2", "NOTIMEOUT"),
 		mutant("MARK_KEPT", "assertion violated (claimant!=me)", "an M's overdue mark outlives a failed push, so a later ordinary sleeper is passed the claim", "FOREVER"),
 		mutant("LEAVE_NO_WAIT", "assertion violated ((((key==0)&&", "mutexLeaveStack, not finding its M, returns without taking the wakeup"),
 		mutant("LEAVE_NO_LOCK", "assertion violated ((wakee!=0)&&(rank[wakee]==(nsleep-1)))", "mutexLeaveStack unlinks its M without taking mutexStackLocked"),
