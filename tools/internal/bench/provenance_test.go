@@ -32,7 +32,7 @@ func TestReadProvenance(t *testing.T) {
 		t.Errorf("outside a git checkout: %+v, want no commit and not clean", p)
 	}
 
-	for _, f := range []string{"README.md", "patches/0001-a.patch", "bench/chan_test.go", "bench/README.md", "bench/report/README.md", "tools/go.mod"} {
+	for _, f := range []string{"README.md", "patches/0001-a.patch", "bench/chan_test.go", "bench/README.md", "bench/HISTORY.md", "bench/report/README.md", "tools/go.mod"} {
 		write(f, "v1\n")
 	}
 	git("init", "-q")
@@ -47,6 +47,7 @@ func TestReadProvenance(t *testing.T) {
 	// measures; untracked files (bench/results/) are not looked at.
 	write("README.md", "v2\n")
 	write("bench/README.md", "v2\n")
+	write("bench/HISTORY.md", "v2\n")
 	write("bench/report/README.md", "v2\n")
 	write("bench/results/x/run.json", "{}\n")
 	if p := readProvenance(root, false); !p.Clean() {
