@@ -1,8 +1,8 @@
 /*
  * spinbit.pml: a Promela model, for the Spin model checker, of the
  * go-spinbit runtime mutex as goroot/src/runtime/lock_spinbit.go implements
- * it (lock2, mutexGiveBack, lock2Slow, mutexPassClaim, mutexLeaveStack,
- * unlock2, unlock2Wake), with the M semaphore it sleeps on from
+ * it (lock2, mutexGiveBack, lock2Slow, mutexPushed, mutexPassClaim,
+ * mutexLeaveStack, unlock2, unlock2Wake), with the M semaphore it sleeps on from
  * goroot/src/runtime/lock_futexsema.go (semasleep, with and without a
  * timeout, and semawakeup) and the partial M pointers of lock_mkey.go.
  *
@@ -285,6 +285,15 @@ inline unlocked() {
 #endif
 }
 
+/* semawakeup has returned: to mutexPassClaim, whose M holds l and enters
+ * its critical section, or to unlock2Wake, after which unlock2 returns. */
+inline woken() {
+	if
+	:: passing -> passing = false; goto holding
+	:: else -> unlocked()
+	fi
+}
+
 /* lock2Slow breaks out of its loop with l taken: clear its locals. */
 inline slowDone() {
 #ifdef MUTANT_CLAIM_KEPT
@@ -427,6 +436,7 @@ proctype M(byte me) {
 	byte above;             /* mutexLeaveStack */
 	byte p, i;              /* mutexLeaveStack's walk, and its length */
 	byte wakee;             /* semawakeup's mp */
+	bool passing;           /* semawakeup called by mutexPassClaim, so this M holds l */
 	byte sv;                /* semasleep's v */
 	bool leaving;           /* in mutexLeaveStack's semasleep(-1), which has no timeout */
 	bool queued;            /* in lock2Slow's semasleep(-1), waiting for the claim */
@@ -603,9 +613,10 @@ s_link:
 		goto s_sleep
 	}
 #else
-	atomic {        /* go lock2Slow: `gp.m.nextwaitm.set(mutexMFromKey(v))`, `next := v&^mutexMMask | mutexPartialM(gp.m) | mutexSleeping`, `next &^= mutexSpinning`, `if atomic.Casuintptr(&l.key, v, next)`, `spinning = false`, `v = atomic.Loaduintptr(&l.key)`
+	atomic {        /* go lock2Slow: `if atomic.Casuintptr(&l.key, v, mutexPushed(v, gp.m, spinning))`, `spinning = false`, `v = atomic.Loaduintptr(&l.key)`
 			 * The link is this M's own, and nobody reads it before the CAS
 			 * publishes the M, so the plain store shares the CAS's step. */
+		/* go mutexPushed: `mp.nextwaitm.set(mutexMFromKey(v))`, `next := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping`, `next &^= mutexSpinning` */
 		nextwaitm[me] = mutexMFromKey(v);
 		next = (v & flagBits) | mutexPartialM(me) | mutexSleeping;
 #ifndef MUTANT_SPIN_LATE
@@ -653,11 +664,12 @@ s_unspin:
 #endif
 
 s_queue:
-	atomic {        /* go lock2Slow: `gp.m.nextwaitm.set(mutexMFromKey(v))`, `gp.m.mutexOverdue = true`, `next := v&^mutexMMask | mutexPartialM(gp.m) | mutexSleeping`, `next &^= mutexSpinning`, `if atomic.Casuintptr(&l.key, v, next)`, `spinning = false`, `gp.m.mutexOverdue = false`, `v = atomic.Loaduintptr(&l.key)`
+	atomic {        /* go lock2Slow: `gp.m.mutexOverdue = true`, `if atomic.Casuintptr(&l.key, v, mutexPushed(v, gp.m, spinning))`, `spinning = false`, `gp.m.mutexOverdue = false`, `v = atomic.Loaduintptr(&l.key)`
 			 * (the push of an overdue M that waits for the claim: the link and
 			 * the mark are this M's own, and nobody reads them before the CAS
 			 * publishes the M, so their stores, and the mark's clearing after
 			 * a failed CAS, share the CAS's step) */
+		/* go mutexPushed: `mp.nextwaitm.set(mutexMFromKey(v))`, `next := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping`, `next &^= mutexSpinning` */
 		nextwaitm[me] = mutexMFromKey(v);
 #ifdef MUTANT_MARK_KEPT
 		/* mutant: the mark stays set after a failed CAS, and on the M's
@@ -917,7 +929,8 @@ p_cas:
 			nextwaitm[wakee] = 0;
 			claimant = wakee; passer = 0;
 			next = 0; above = 0; v = 0;
-			goto p_wake
+			passing = true;
+			goto wake
 		:: else -> next = 0; v = key
 		fi;
 		if
@@ -934,25 +947,6 @@ p_clear:
 			goto holding
 		:: else -> v = key; goto p_walk
 		fi
-	}
-
-	/* ---- semawakeup(oldest) (lock_futexsema.go); then the critical
-	 * section ---- */
-p_wake:
-	atomic {        /* go semawakeup: `if atomic.Xadd(&mp.waitsema, 1) == 1` */
-		assert(phase[wakee] == 2);
-		waitsema[wakee]++;
-		assert(waitsema[wakee] == 1);   /* no M is given two wakeups */
-		if
-		:: waitsema[wakee] == 1 -> goto p_futexwake
-		:: else -> wakee = 0; goto holding
-		fi
-	}
-p_futexwake:
-	atomic {        /* go semawakeup: `futexwakeup(&mp.waitsema, 1)` */
-		infutex[wakee] = false;
-		wakee = 0;
-		goto holding
 	}
 
 	/* ---- unlock2 ---- */
@@ -1010,7 +1004,7 @@ w_pop:
 			stackOwner = 0;
 			ghostPopTop(wakee);
 			v = 0;
-			goto w_wake
+			goto wake
 		:: else -> v = key; popDecide()
 		fi
 	}
@@ -1022,22 +1016,24 @@ w_rel:
 		fi
 	}
 
-	/* ---- semawakeup(wakee) (lock_futexsema.go); then unlock2 returns ---- */
-w_wake:
+	/* ---- semawakeup(wakee) (lock_futexsema.go), from mutexPassClaim
+	 * (passing: this M holds l, and its critical section follows) or from
+	 * unlock2Wake (unlock2 returns) ---- */
+wake:
 	atomic {        /* go semawakeup: `if atomic.Xadd(&mp.waitsema, 1) == 1` */
 		assert(phase[wakee] == 2);
 		waitsema[wakee]++;
 		assert(waitsema[wakee] == 1);   /* no M is given two wakeups */
 		if
-		:: waitsema[wakee] == 1 -> goto w_futexwake
-		:: else -> wakee = 0; unlocked()
+		:: waitsema[wakee] == 1 -> goto futexwake
+		:: else -> wakee = 0; woken()
 		fi
 	}
-w_futexwake:
+futexwake:
 	atomic {        /* go semawakeup: `futexwakeup(&mp.waitsema, 1)` */
 		infutex[wakee] = false;
 		wakee = 0;
-		unlocked()
+		woken()
 	}
 
 #ifndef FOREVER
