@@ -123,12 +123,10 @@ var Breaks = []Break{
 		What: "lock2Slow publishes its M on the stack before it writes the M's link to the M below",
 		Edits: []Edit{
 			{
-				Old: "\t\tgp.m.nextwaitm.set(mutexMFromKey(v))\n\t\tnext := v&^mutexMMask",
-				New: "\t\tnext := v&^mutexMMask",
-			},
-			{
-				Old: "\t\t\tmutexTortureNote(mutexEventSleep)\n\t\t\tmutexTortureDelay()\n",
-				New: "\t\t\tmutexTortureNote(mutexEventSleep)\n\t\t\tmutexTortureDelay()\n\t\t\tgp.m.nextwaitm.set(mutexMFromKey(v))\n",
+				// The push to sleep builds its word without mutexPushed,
+				// which would link the M first, and links it after the CAS.
+				Old: "\t\tif atomic.Casuintptr(&l.key, v, mutexPushed(v, gp.m, spinning)) {\n\t\t\tmutexTortureNote(mutexEventSleep)\n\t\t\tmutexTortureDelay()\n",
+				New: "\t\tnext := v&^mutexMMask | mutexPartialM(gp.m) | mutexSleeping\n\t\tif spinning {\n\t\t\tnext &^= mutexSpinning\n\t\t}\n\t\tif atomic.Casuintptr(&l.key, v, next) {\n\t\t\tmutexTortureNote(mutexEventSleep)\n\t\t\tmutexTortureDelay()\n\t\t\tgp.m.nextwaitm.set(mutexMFromKey(v))\n",
 			},
 		},
 		// Ms left off the stack wait for ever for a wakeup once their
