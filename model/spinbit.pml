@@ -2,9 +2,10 @@
  * spinbit.pml: a Promela model, for the Spin model checker, of the
  * go-spinbit runtime mutex as goroot/src/runtime/lock_spinbit.go implements
  * it (lock2, mutexGiveBack, lock2Slow, mutexPushed, mutexPassClaim,
- * mutexLeaveStack, unlock2, unlock2Wake), with the M semaphore it sleeps on from
- * goroot/src/runtime/lock_futexsema.go (semasleep, with and without a
- * timeout, and semawakeup) and the partial M pointers of lock_mkey.go.
+ * mutexLeaveStack, unlock2, unlock2Wake), with the M semaphore it sleeps
+ * on from goroot/src/runtime/lock_futexsema.go (semasleep, with and
+ * without a timeout, and semawakeup) and the partial M pointers of
+ * lock_mkey.go.
  *
  * One process is one M that takes and releases the one mutex, l. Every
  * atomic block in proctype M is one atomic operation of the Go code (an
