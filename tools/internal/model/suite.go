@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -18,6 +19,8 @@ type Options struct {
 	GoFiles []string
 	// Out receives one line per check; Err the progress of installs.
 	Out, Err io.Writer
+	// Workers is how many checks run at once; runtime.NumCPU() if zero.
+	Workers int
 }
 
 // DefaultOptions returns the options for the repository at root.
@@ -35,9 +38,10 @@ func DefaultOptions(root string) Options {
 }
 
 // RunSuite checks that the model still quotes the Go code correctly, then
-// runs every check of Suite and reports each. It returns an error naming
-// the checks whose outcome differs from what they expect, and keeps the
-// files of each such run for a replay.
+// runs every check of Suite, several at once, and reports each in the
+// suite's order. It returns an error naming the checks whose outcome
+// differs from what they expect, and keeps the files of each such run for
+// a replay.
 func RunSuite(ctx context.Context, opts Options) error {
 	if err := checkQuoteFiles(opts.Model, opts.GoFiles); err != nil {
 		return err
@@ -47,44 +51,81 @@ func RunSuite(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	var failed []string
+	checks := Suite()
+	workers := opts.Workers
+	if workers < 1 {
+		workers = runtime.NumCPU()
+	}
+	// Each check is one single-threaded verifier: run up to workers of
+	// them at once, and report them in the suite's order.
+	results := make([]chan checkOutcome, len(checks))
+	for i := range results {
+		results[i] = make(chan checkOutcome, 1)
+	}
+	slots := make(chan struct{}, workers)
 	start := time.Now()
-	for _, c := range Suite() {
-		if err := ctx.Err(); err != nil {
-			return err
+	go func() {
+		for i, c := range checks {
+			slots <- struct{}{}
+			go func() {
+				defer func() { <-slots }()
+				results[i] <- runCheck(ctx, tools, opts.Model, c)
+			}()
 		}
-		dir, err := os.MkdirTemp("", "spinbit-model-")
-		if err != nil {
-			return err
-		}
-		r, took, err := tools.Run(ctx, dir, opts.Model, c)
-		if err == nil {
-			err = c.Judge(r)
-		}
-		// Keep the files of a run that found an unexpected error, for
-		// the replay of its trail.
-		kept := ""
-		if err != nil && r.Errors > 0 {
-			kept = dir
-		} else {
-			os.RemoveAll(dir)
-		}
+	}()
+	var failed []string
+	for i, c := range checks {
+		o := <-results[i]
 		switch {
-		case err != nil:
+		case o.err != nil:
 			failed = append(failed, c.Name)
-			fmt.Fprintf(opts.Out, "FAIL %-28s (%s) %v\n", c.Name, c.About, err)
-			if kept != "" {
-				fmt.Fprintf(opts.Out, "     replay: cd %s && spin -t -p %s %s\n", kept, defineFlags(c), filepath.Base(opts.Model))
+			fmt.Fprintf(opts.Out, "FAIL %-28s (%s) %v\n", c.Name, c.About, o.err)
+			if o.kept != "" {
+				fmt.Fprintf(opts.Out, "     replay: cd %s && spin -t -p %s %s\n", o.kept, defineFlags(c), filepath.Base(opts.Model))
 			}
 		default:
-			fmt.Fprintf(opts.Out, "ok   %-28s %-8s %s\n", c.Name, outcome(r), stats(r, took))
+			fmt.Fprintf(opts.Out, "ok   %-28s %-8s %s\n", c.Name, outcome(o.r), stats(o.r, o.took))
 		}
 	}
-	fmt.Fprintf(opts.Out, "model: %d checks in %v\n", len(Suite()), time.Since(start).Round(time.Second))
+	fmt.Fprintf(opts.Out, "model: %d checks in %v, %d at a time\n", len(checks), time.Since(start).Round(time.Second), workers)
 	if len(failed) > 0 {
 		return fmt.Errorf("model checks failed: %s", strings.Join(failed, " "))
 	}
 	return nil
+}
+
+// checkOutcome is what runCheck found: the verifier's result, how long the
+// check took, whether its outcome is the expected one (err), and the
+// directory kept for a replay of an unexpected error's trail.
+type checkOutcome struct {
+	r    Result
+	took time.Duration
+	err  error
+	kept string
+}
+
+// runCheck runs one check in a directory of its own, and judges its result.
+func runCheck(ctx context.Context, tools Tools, model string, c Check) checkOutcome {
+	if err := ctx.Err(); err != nil {
+		return checkOutcome{err: err}
+	}
+	dir, err := os.MkdirTemp("", "spinbit-model-")
+	if err != nil {
+		return checkOutcome{err: err}
+	}
+	r, took, err := tools.Run(ctx, dir, model, c)
+	if err == nil {
+		err = c.Judge(r)
+	}
+	// Keep the files of a run that found an unexpected error, for the
+	// replay of its trail.
+	o := checkOutcome{r: r, took: took, err: err}
+	if err != nil && r.Errors > 0 {
+		o.kept = dir
+	} else {
+		os.RemoveAll(dir)
+	}
+	return o
 }
 
 // outcome says in a word what a check found, given that it agrees with
