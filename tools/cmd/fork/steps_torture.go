@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"time"
 
@@ -21,13 +22,15 @@ import (
 // goroot/src/runtime/lock_torture.go): that the mode costs nothing when it
 // is off, the mutex tests under it natively and under qemu with its counts
 // printed, that it catches deliberately broken versions of the mutex, and,
-// with -long, upstream's runtime and sync tests under it.
+// with -long, whether a normal build's stress test happens to catch them
+// too, and upstream's runtime and sync tests under it.
 var tortureSteps = []step{
 	{name: "torture/free-when-off", run: tortureFreeWhenOff},
 	{name: "torture/native", run: tortureNative},
 	{name: "torture/catches-broken", slow: true, limit: 15 * time.Minute, run: tortureCatchesBroken},
 	{name: "torture/cross-arm64", slow: true, run: tortureCross("arm64")},
 	{name: "torture/cross-ppc64le", slow: true, run: tortureCross("ppc64le")},
+	{name: "torture/breaks-without-torture", long: true, limit: 15 * time.Minute, run: tortureBreaksWithoutTorture},
 	{name: "torture/runtime-sync-short", long: true, limit: 30 * time.Minute, run: goTest("spinbitmutex", "-short", "-tags", torture.Tag, "runtime", "sync")},
 }
 
@@ -116,10 +119,73 @@ func checkTortureStats(out string) error {
 // tortureCatchesBroken builds the runtime with each of torture.Breaks in
 // place of lock_spinbit.go (go test -overlay, goroot/ untouched) and runs
 // the torture test: it must fail, in the way the break is expected to
-// show. The same break without torture mode is run too, for the record
-// only: whether a normal build catches it is luck. A break of the bound
-// alone (BoundOnly) is not, since the normal build's stress cannot see it.
+// show. The breaks run as many at once as there are CPUs: a caught
+// link-after-push waits a minute for its throw, with the CPUs free for the
+// builds of the others.
 func tortureCatchesBroken(ctx context.Context, r fork.Repo) error {
+	missed := make([]bool, len(torture.Breaks))
+	err := eachBreak(r, runtime.NumCPU(), func(i int, b torture.Break, overlay string) (string, error) {
+		// -short: 2000 acquisitions per M, a second or two in torture
+		// mode; a hang ends at the stress's one-minute watchdog or at
+		// go test's timeout.
+		out, err := captureCommand(ctx, r.Root, tortureEnv, r.GoCommand(), "test", "-overlay", overlay, "-tags", torture.Tag,
+			"-run", "^"+torture.Test+"$", "-short", "-count", "1", "-timeout", "100s", "runtime")
+		switch {
+		case err == nil:
+			missed[i] = true
+			return "\tin torture mode: passed: NOT CAUGHT\n", nil
+		case b.Caught.MatchString(out):
+			return fmt.Sprintf("\tin torture mode: caught: %s\n", b.Caught.FindString(out)), nil
+		default:
+			return out + "\n", fmt.Errorf("break %s: the torture run failed, but not in a way the break explains (want a match for %s)", b.Name, b.Caught)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	var names []string
+	for i, m := range missed {
+		if m {
+			names = append(names, torture.Breaks[i].Name)
+		}
+	}
+	if len(names) > 0 {
+		return fmt.Errorf("torture mode did not catch: %s", strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// tortureBreaksWithoutTorture runs TestRuntimeMutexStressInProcess, built
+// without torture mode, on each of torture.Breaks that breaks more than the
+// bound, for the record only: whether a normal build catches a break is
+// luck, so the step fails only if a run cannot be made. (A break of the
+// bound alone, BoundOnly, is left out: the normal build's stress checks
+// exclusion, which such a break keeps.) It is a -long step: each break is
+// one more build of the runtime and everything its tests import.
+func tortureBreaksWithoutTorture(ctx context.Context, r fork.Repo) error {
+	return eachBreak(r, 1, func(_ int, b torture.Break, overlay string) (string, error) {
+		if b.BoundOnly {
+			return "\tnot run: it breaks only the bound\n", nil
+		}
+		out, err := captureCommand(ctx, r.Root, tortureEnv, r.GoCommand(), "test", "-overlay", overlay,
+			"-run", "^TestRuntimeMutexStressInProcess$", "-short", "-count", "1", "-timeout", "100s", "runtime")
+		if err == nil {
+			return "\twithout torture mode, TestRuntimeMutexStressInProcess: passed\n", nil
+		}
+		return fmt.Sprintf("\twithout torture mode, TestRuntimeMutexStressInProcess: failed: %s\n", firstMatch(b.Caught, out)), nil
+	})
+}
+
+// tortureEnv is the environment of the runs of the torture steps.
+var tortureEnv = []string{"GOEXPERIMENT=spinbitmutex"}
+
+// eachBreak writes, for each of torture.Breaks, lock_spinbit.go with the
+// break applied and a go build -overlay file that puts it in place of the
+// real one. It then calls f for each break with its index in Breaks and
+// its overlay's path, up to workers calls at once, and prints each break's
+// name and what f reported in the order of Breaks. It returns the error of
+// the first break, in that order, for which f returned one.
+func eachBreak(r fork.Repo, workers int, f func(i int, b torture.Break, overlay string) (string, error)) error {
 	real := filepath.Join(r.Goroot(), "src", "runtime", "lock_spinbit.go")
 	src, err := os.ReadFile(real)
 	if err != nil {
@@ -130,15 +196,14 @@ func tortureCatchesBroken(ctx context.Context, r fork.Repo) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	env := []string{"GOEXPERIMENT=spinbitmutex"}
-	var missed []string
-	for _, b := range torture.Breaks {
+	overlays := make([]string, len(torture.Breaks))
+	for i, b := range torture.Breaks {
 		broken, err := b.Apply(string(src))
 		if err != nil {
 			return err
 		}
 		file := filepath.Join(dir, b.Name+".go")
-		overlay := filepath.Join(dir, b.Name+".json")
+		overlays[i] = filepath.Join(dir, b.Name+".json")
 		if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
 			return err
 		}
@@ -146,41 +211,39 @@ func tortureCatchesBroken(ctx context.Context, r fork.Repo) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(overlay, js, 0o644); err != nil {
+		if err := os.WriteFile(overlays[i], js, 0o644); err != nil {
 			return err
 		}
-		fmt.Printf("break %s: %s\n", b.Name, b.What)
-		// -short: 2000 acquisitions per M, a second or two in torture
-		// mode; a hang ends at the stress's one-minute watchdog or at
-		// go test's timeout.
-		out, err := captureCommand(ctx, r.Root, env, r.GoCommand(), "test", "-overlay", overlay, "-tags", torture.Tag,
-			"-run", "^"+torture.Test+"$", "-short", "-count", "1", "-timeout", "100s", "runtime")
-		switch {
-		case err == nil:
-			fmt.Printf("\tin torture mode: passed: NOT CAUGHT\n")
-			missed = append(missed, b.Name)
-		case b.Caught.MatchString(out):
-			fmt.Printf("\tin torture mode: caught: %s\n", b.Caught.FindString(out))
-		default:
-			fmt.Println(out)
-			return fmt.Errorf("break %s: the torture run failed, but not in a way the break explains (want a match for %s)", b.Name, b.Caught)
+	}
+
+	type report struct {
+		text string
+		err  error
+	}
+	reports := make([]chan report, len(torture.Breaks))
+	for i := range reports {
+		reports[i] = make(chan report, 1)
+	}
+	slots := make(chan struct{}, max(workers, 1))
+	go func() {
+		for i, b := range torture.Breaks {
+			slots <- struct{}{}
+			go func() {
+				defer func() { <-slots }()
+				text, err := f(i, b, overlays[i])
+				reports[i] <- report{text, err}
+			}()
 		}
-		if b.BoundOnly {
-			fmt.Printf("\twithout torture mode: not run (a normal build's stress checks exclusion, which this break keeps)\n")
-			continue
-		}
-		out, err = captureCommand(ctx, r.Root, env, r.GoCommand(), "test", "-overlay", overlay,
-			"-run", "^TestRuntimeMutexStressInProcess$", "-short", "-count", "1", "-timeout", "100s", "runtime")
-		if err == nil {
-			fmt.Printf("\twithout torture mode, TestRuntimeMutexStressInProcess: passed\n")
-		} else {
-			fmt.Printf("\twithout torture mode, TestRuntimeMutexStressInProcess: failed: %s\n", firstMatch(b.Caught, out))
+	}()
+	var first error
+	for i, b := range torture.Breaks {
+		rep := <-reports[i]
+		fmt.Printf("break %s: %s\n%s", b.Name, b.What, rep.text)
+		if rep.err != nil && first == nil {
+			first = rep.err
 		}
 	}
-	if len(missed) > 0 {
-		return fmt.Errorf("torture mode did not catch: %s", strings.Join(missed, ", "))
-	}
-	return nil
+	return first
 }
 
 func firstMatch(re *regexp.Regexp, s string) string {
