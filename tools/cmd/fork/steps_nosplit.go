@@ -36,13 +36,19 @@ func linkUnoptimized(ctx context.Context, r fork.Repo) error {
 	for _, arch := range linuxSpinbitArches {
 		targets = append(targets, [2]string{"linux", arch})
 	}
-	var failed []string
-	for _, t := range targets {
+	// Each build is mostly one chain of packages, one compile at a time:
+	// run as many as there are CPUs at once.
+	errs := inOrder(os.Stdout, len(targets), 0, func(i int) (string, error) {
+		t := targets[i]
 		env := []string{"GOOS=" + t[0], "GOARCH=" + t[1], "GOEXPERIMENT=spinbitmutex", "CGO_ENABLED=0"}
-		fmt.Printf("go build -gcflags=all=-N -l  GOOS=%s GOARCH=%s GOEXPERIMENT=spinbitmutex\n", t[0], t[1])
 		out := filepath.Join(dir, "main-"+t[0]+"-"+t[1])
-		if err := command(ctx, dir, env, r.GoCommand(), "build", "-gcflags=all=-N -l", "-o", out, "main.go"); err != nil {
-			failed = append(failed, t[0]+"/"+t[1])
+		text, err := captureCommand(ctx, dir, env, r.GoCommand(), "build", "-gcflags=all=-N -l", "-o", out, "main.go")
+		return fmt.Sprintf("go build -gcflags=all=-N -l  GOOS=%s GOARCH=%s GOEXPERIMENT=spinbitmutex\n%s", t[0], t[1], text), err
+	})
+	var failed []string
+	for i, err := range errs {
+		if err != nil {
+			failed = append(failed, targets[i][0]+"/"+targets[i][1])
 		}
 	}
 	if len(failed) > 0 {

@@ -70,14 +70,26 @@ var threadOSes = [][2]string{
 // left uncompiled.
 func buildOtherOSes(pkg string) func(context.Context, fork.Repo) error {
 	return func(ctx context.Context, r fork.Repo) error {
-		var failed []string
+		type target struct{ goos, goarch, exp string }
+		var targets []target
 		for _, exp := range []string{"spinbitmutex", "nospinbitmutex"} {
 			for _, t := range threadOSes {
-				env := []string{"GOOS=" + t[0], "GOARCH=" + t[1], "GOEXPERIMENT=" + exp, "CGO_ENABLED=0"}
-				fmt.Printf("go build %s  GOOS=%s GOARCH=%s GOEXPERIMENT=%s\n", pkg, t[0], t[1], exp)
-				if err := command(ctx, r.Root, env, r.GoCommand(), "build", pkg); err != nil {
-					failed = append(failed, t[0]+"/"+t[1]+"/"+exp)
-				}
+				targets = append(targets, target{t[0], t[1], exp})
+			}
+		}
+		// Each build is mostly one chain of packages, one compile at a
+		// time: run as many as there are CPUs at once.
+		errs := inOrder(os.Stdout, len(targets), 0, func(i int) (string, error) {
+			t := targets[i]
+			env := []string{"GOOS=" + t.goos, "GOARCH=" + t.goarch, "GOEXPERIMENT=" + t.exp, "CGO_ENABLED=0"}
+			out, err := captureCommand(ctx, r.Root, env, r.GoCommand(), "build", pkg)
+			return fmt.Sprintf("go build %s  GOOS=%s GOARCH=%s GOEXPERIMENT=%s\n%s", pkg, t.goos, t.goarch, t.exp, out), err
+		})
+		var failed []string
+		for i, err := range errs {
+			if err != nil {
+				t := targets[i]
+				failed = append(failed, t.goos+"/"+t.goarch+"/"+t.exp)
 			}
 		}
 		if len(failed) > 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -182,9 +183,9 @@ var tortureEnv = []string{"GOEXPERIMENT=spinbitmutex"}
 // eachBreak writes, for each of torture.Breaks, lock_spinbit.go with the
 // break applied and a go build -overlay file that puts it in place of the
 // real one. It then calls f for each break with its index in Breaks and
-// its overlay's path, up to workers calls at once, and prints each break's
-// name and what f reported in the order of Breaks. It returns the error of
-// the first break, in that order, for which f returned one.
+// its overlay's path, up to workers calls at once (inOrder), and prints
+// each break's name and what f reported in the order of Breaks. It returns
+// the errors f returned, joined.
 func eachBreak(r fork.Repo, workers int, f func(i int, b torture.Break, overlay string) (string, error)) error {
 	real := filepath.Join(r.Goroot(), "src", "runtime", "lock_spinbit.go")
 	src, err := os.ReadFile(real)
@@ -216,34 +217,12 @@ func eachBreak(r fork.Repo, workers int, f func(i int, b torture.Break, overlay 
 		}
 	}
 
-	type report struct {
-		text string
-		err  error
-	}
-	reports := make([]chan report, len(torture.Breaks))
-	for i := range reports {
-		reports[i] = make(chan report, 1)
-	}
-	slots := make(chan struct{}, max(workers, 1))
-	go func() {
-		for i, b := range torture.Breaks {
-			slots <- struct{}{}
-			go func() {
-				defer func() { <-slots }()
-				text, err := f(i, b, overlays[i])
-				reports[i] <- report{text, err}
-			}()
-		}
-	}()
-	var first error
-	for i, b := range torture.Breaks {
-		rep := <-reports[i]
-		fmt.Printf("break %s: %s\n%s", b.Name, b.What, rep.text)
-		if rep.err != nil && first == nil {
-			first = rep.err
-		}
-	}
-	return first
+	errs := inOrder(os.Stdout, len(torture.Breaks), workers, func(i int) (string, error) {
+		b := torture.Breaks[i]
+		text, err := f(i, b, overlays[i])
+		return fmt.Sprintf("break %s: %s\n%s", b.Name, b.What, text), err
+	})
+	return errors.Join(errs...)
 }
 
 func firstMatch(re *regexp.Regexp, s string) string {
