@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"go-spinbit.dev/tools/internal/fork"
+	"go-spinbit.dev/tools/internal/inorder"
 )
 
 // linuxSpinbitArches are the linux GOARCH values the spinbit mutex builds
@@ -38,7 +39,7 @@ func linkUnoptimized(ctx context.Context, r fork.Repo) error {
 	}
 	// Each build is mostly one chain of packages, one compile at a time:
 	// run as many as there are CPUs at once.
-	errs := inOrder(os.Stdout, len(targets), 0, func(i int) (string, error) {
+	errs := inorder.Run(os.Stdout, len(targets), 0, func(i int) (string, error) {
 		t := targets[i]
 		env := []string{"GOOS=" + t[0], "GOARCH=" + t[1], "GOEXPERIMENT=spinbitmutex", "CGO_ENABLED=0"}
 		out := filepath.Join(dir, "main-"+t[0]+"-"+t[1])

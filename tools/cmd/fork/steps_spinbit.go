@@ -10,6 +10,7 @@ import (
 
 	"go-spinbit.dev/tools/internal/crossarch"
 	"go-spinbit.dev/tools/internal/fork"
+	"go-spinbit.dev/tools/internal/inorder"
 )
 
 // spinbitSteps check the spinbit mutex: upstream's tests with the experiment
@@ -79,7 +80,7 @@ func buildOtherOSes(pkg string) func(context.Context, fork.Repo) error {
 		}
 		// Each build is mostly one chain of packages, one compile at a
 		// time: run as many as there are CPUs at once.
-		errs := inOrder(os.Stdout, len(targets), 0, func(i int) (string, error) {
+		errs := inorder.Run(os.Stdout, len(targets), 0, func(i int) (string, error) {
 			t := targets[i]
 			env := []string{"GOOS=" + t.goos, "GOARCH=" + t.goarch, "GOEXPERIMENT=" + t.exp, "CGO_ENABLED=0"}
 			out, err := captureCommand(ctx, r.Root, env, r.GoCommand(), "build", pkg)

@@ -16,6 +16,7 @@ import (
 
 	"go-spinbit.dev/tools/internal/crossarch"
 	"go-spinbit.dev/tools/internal/fork"
+	"go-spinbit.dev/tools/internal/inorder"
 	"go-spinbit.dev/tools/internal/torture"
 )
 
@@ -183,7 +184,7 @@ var tortureEnv = []string{"GOEXPERIMENT=spinbitmutex"}
 // eachBreak writes, for each of torture.Breaks, lock_spinbit.go with the
 // break applied and a go build -overlay file that puts it in place of the
 // real one. It then calls f for each break with its index in Breaks and
-// its overlay's path, up to workers calls at once (inOrder), and prints
+// its overlay's path, up to workers calls at once (inorder.Run), and prints
 // each break's name and what f reported in the order of Breaks. It returns
 // the errors f returned, joined.
 func eachBreak(r fork.Repo, workers int, f func(i int, b torture.Break, overlay string) (string, error)) error {
@@ -217,7 +218,7 @@ func eachBreak(r fork.Repo, workers int, f func(i int, b torture.Break, overlay 
 		}
 	}
 
-	errs := inOrder(os.Stdout, len(torture.Breaks), workers, func(i int) (string, error) {
+	errs := inorder.Run(os.Stdout, len(torture.Breaks), workers, func(i int) (string, error) {
 		b := torture.Breaks[i]
 		text, err := f(i, b, overlays[i])
 		return fmt.Sprintf("break %s: %s\n%s", b.Name, b.What, text), err

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"go-spinbit.dev/tools/internal/inorder"
 )
 
 // Options say where the model and the Go code are and where reports go.
@@ -58,33 +60,23 @@ func RunSuite(ctx context.Context, opts Options) error {
 	}
 	// Each check is one single-threaded verifier: run up to workers of
 	// them at once, and report them in the suite's order.
-	results := make([]chan checkOutcome, len(checks))
-	for i := range results {
-		results[i] = make(chan checkOutcome, 1)
-	}
-	slots := make(chan struct{}, workers)
 	start := time.Now()
-	go func() {
-		for i, c := range checks {
-			slots <- struct{}{}
-			go func() {
-				defer func() { <-slots }()
-				results[i] <- runCheck(ctx, tools, opts.Model, c)
-			}()
+	errs := inorder.Run(opts.Out, len(checks), workers, func(i int) (string, error) {
+		c := checks[i]
+		o := runCheck(ctx, tools, opts.Model, c)
+		if o.err == nil {
+			return fmt.Sprintf("ok   %-28s %-8s %s\n", c.Name, outcome(o.r), stats(o.r, o.took)), nil
 		}
-	}()
+		line := fmt.Sprintf("FAIL %-28s (%s) %v\n", c.Name, c.About, o.err)
+		if o.kept != "" {
+			line += fmt.Sprintf("     replay: cd %s && spin -t -p %s %s\n", o.kept, defineFlags(c), filepath.Base(opts.Model))
+		}
+		return line, o.err
+	})
 	var failed []string
-	for i, c := range checks {
-		o := <-results[i]
-		switch {
-		case o.err != nil:
-			failed = append(failed, c.Name)
-			fmt.Fprintf(opts.Out, "FAIL %-28s (%s) %v\n", c.Name, c.About, o.err)
-			if o.kept != "" {
-				fmt.Fprintf(opts.Out, "     replay: cd %s && spin -t -p %s %s\n", o.kept, defineFlags(c), filepath.Base(opts.Model))
-			}
-		default:
-			fmt.Fprintf(opts.Out, "ok   %-28s %-8s %s\n", c.Name, outcome(o.r), stats(o.r, o.took))
+	for i, err := range errs {
+		if err != nil {
+			failed = append(failed, checks[i].Name)
 		}
 	}
 	fmt.Fprintf(opts.Out, "model: %d checks in %v, %d at a time\n", len(checks), time.Since(start).Round(time.Second), workers)

@@ -1,4 +1,6 @@
-package main
+// Package inorder runs independent calls several at once and reports them
+// in order.
+package inorder
 
 import (
 	"fmt"
@@ -6,15 +8,15 @@ import (
 	"runtime"
 )
 
-// inOrder calls f(i) for each i from 0 to n-1, up to workers calls at once
+// Run calls f(i) for each i from 0 to n-1, up to workers calls at once
 // (runtime.NumCPU() if workers is less than 1), and writes what each call
 // reported to w in the order of i, each as soon as it and every call
 // before it have returned. It returns the calls' errors, indexed by i.
 //
-// The steps use it for runs that are independent of each other and leave
-// a CPU idle when run alone: builds along one chain of packages, a run
-// that waits for a timeout.
-func inOrder(w io.Writer, n, workers int, f func(i int) (string, error)) []error {
+// It suits calls that are independent of each other and leave a CPU idle
+// when run alone: builds along one chain of packages, a run that waits for
+// a timeout, a single-threaded model checker.
+func Run(w io.Writer, n, workers int, f func(i int) (string, error)) []error {
 	if workers < 1 {
 		workers = runtime.NumCPU()
 	}

@@ -1,4 +1,4 @@
-package main
+package inorder
 
 import (
 	"errors"
@@ -9,11 +9,11 @@ import (
 	"time"
 )
 
-func TestInOrder(t *testing.T) {
+func TestRun(t *testing.T) {
 	const n, workers = 12, 3
 	var running, most atomic.Int32
 	var out strings.Builder
-	errs := inOrder(&out, n, workers, func(i int) (string, error) {
+	errs := Run(&out, n, workers, func(i int) (string, error) {
 		now := running.Add(1)
 		defer running.Add(-1)
 		for {
