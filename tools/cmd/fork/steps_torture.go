@@ -160,10 +160,10 @@ func tortureCatchesBroken(ctx context.Context, r fork.Repo) error {
 // tortureBreaksWithoutTorture runs TestRuntimeMutexStressInProcess, built
 // without torture mode, on each of torture.Breaks that breaks more than the
 // bound, for the record only: whether a normal build catches a break is
-// luck, so the step fails only if a run cannot be made. (A break of the
-// bound alone, BoundOnly, is left out: the normal build's stress checks
-// exclusion, which such a break keeps.) It is a -long step: each break is
-// one more build of the runtime and everything its tests import.
+// luck, so the step fails only if a break no longer applies. (A break of
+// the bound alone, BoundOnly, is left out: the normal build's stress
+// checks exclusion, which such a break keeps.) It is a -long step: each
+// break is one more build of the runtime and everything its tests import.
 func tortureBreaksWithoutTorture(ctx context.Context, r fork.Repo) error {
 	return eachBreak(r, 1, func(_ int, b torture.Break, overlay string) (string, error) {
 		if b.BoundOnly {
