@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"time"
 
@@ -126,7 +125,7 @@ func checkTortureStats(out string) error {
 // builds of the others.
 func tortureCatchesBroken(ctx context.Context, r fork.Repo) error {
 	missed := make([]bool, len(torture.Breaks))
-	err := eachBreak(r, runtime.NumCPU(), func(i int, b torture.Break, overlay string) (string, error) {
+	err := eachBreak(r, 0, func(i int, b torture.Break, overlay string) (string, error) {
 		// -short: 2000 acquisitions per M, a second or two in torture
 		// mode; a hang ends at the stress's one-minute watchdog or at
 		// go test's timeout.
@@ -184,9 +183,10 @@ var tortureEnv = []string{"GOEXPERIMENT=spinbitmutex"}
 // eachBreak writes, for each of torture.Breaks, lock_spinbit.go with the
 // break applied and a go build -overlay file that puts it in place of the
 // real one. It then calls f for each break with its index in Breaks and
-// its overlay's path, up to workers calls at once (inorder.Run), and prints
-// each break's name and what f reported in the order of Breaks. It returns
-// the errors f returned, joined.
+// its overlay's path, up to workers calls at once (inorder.Run; as many as
+// there are CPUs if workers is 0), and prints each break's name and what f
+// reported in the order of Breaks. It returns the errors f returned,
+// joined.
 func eachBreak(r fork.Repo, workers int, f func(i int, b torture.Break, overlay string) (string, error)) error {
 	real := filepath.Join(r.Goroot(), "src", "runtime", "lock_spinbit.go")
 	src, err := os.ReadFile(real)

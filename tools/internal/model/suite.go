@@ -21,8 +21,6 @@ type Options struct {
 	GoFiles []string
 	// Out receives one line per check; Err the progress of installs.
 	Out, Err io.Writer
-	// Workers is how many checks run at once; runtime.NumCPU() if zero.
-	Workers int
 }
 
 // DefaultOptions returns the options for the repository at root.
@@ -54,12 +52,9 @@ func RunSuite(ctx context.Context, opts Options) error {
 		return err
 	}
 	checks := Suite()
-	workers := opts.Workers
-	if workers < 1 {
-		workers = runtime.NumCPU()
-	}
-	// Each check is one single-threaded verifier: run up to workers of
-	// them at once, and report them in the suite's order.
+	// Each check is one single-threaded verifier: run as many at once as
+	// there are CPUs, and report them in the suite's order.
+	workers := runtime.NumCPU()
 	start := time.Now()
 	errs := inorder.Run(opts.Out, len(checks), workers, func(i int) (string, error) {
 		c := checks[i]
