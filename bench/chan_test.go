@@ -36,22 +36,29 @@ func BenchmarkChanContended(b *testing.B) {
 // channel it names, in address order, so each op holds several runtime
 // locks at once; the buffers are small, so goroutines also park on all
 // four channels and are woken by whichever fires first. One op is one
-// select-send plus one select-receive.
+// select-send plus one select-receive. max-gap-ns is the longest time one
+// goroutine took for selectOpsPerClock ops in a row (see progressMeter).
 func BenchmarkSelect(b *testing.B) {
 	const (
 		workers = 32
 		buf     = 4
+		// selectOpsPerClock: one reading of the clock (about 70ns on the
+		// 2-core machine of bench/README.md) every 64 ops (330ns or more
+		// each there) adds about 0.3% to an op.
+		selectOpsPerClock = 64
 	)
 	var cs [4]chan int
 	for i := range cs {
 		cs[i] = make(chan int, buf)
 	}
+	longest := make([]time.Duration, workers)
 	m := startMeter(b)
 	// Never deadlocks: if every goroutine were blocked sending, each would
 	// have received as often as it sent, so the channels would be empty;
 	// if every goroutine were blocked receiving, the channels would hold
 	// one value per goroutine.
 	spread(workers, b.N, func(w, ops int) {
+		progress := newProgressMeter(selectOpsPerClock)
 		for i := 0; i < ops; i++ {
 			select {
 			case cs[0] <- i:
@@ -65,9 +72,12 @@ func BenchmarkSelect(b *testing.B) {
 			case <-cs[2]:
 			case <-cs[3]:
 			}
+			progress.done()
 		}
+		longest[w] = progress.longest
 	})
 	m.stop()
+	reportLongestStall(b, longest)
 }
 
 // BenchmarkHandoff measures how long a value takes to pass from a sender

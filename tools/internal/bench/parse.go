@@ -103,6 +103,7 @@ var (
 	MetricTime    = Metric{Title: "time per op (sec/op)", Units: []string{"ns/op"}, Kind: "ns"}
 	MetricSwitch  = Metric{Title: "context switches per op (vcsw+ivcsw)", Units: []string{"vcsw/op", "ivcsw/op"}, Kind: "count"}
 	MetricP99     = Metric{Title: "p99 latency of one operation (p99-ns)", Units: []string{"p99-ns"}, Kind: "ns"}
+	MetricGap     = Metric{Title: "longest time a worker stood still (max-gap-ns)", Units: []string{"max-gap-ns"}, Kind: "ns"}
 	MetricCPUTime = Metric{Title: "CPU time per op", Units: []string{"cpu-ns/op"}, Kind: "ns"}
 )
 

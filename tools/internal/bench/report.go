@@ -23,12 +23,16 @@ func PlotFile(workload string) string {
 
 // WorkloadPanels builds the panels for one workload: time per op and
 // context switches per op against GOMAXPROCS, plus p99 latency for the
-// workloads that measure it. results maps toolchain names to their
-// results; order says which toolchains to draw, in which order.
+// workloads that measure it and the longest gap for those that measure
+// that. results maps toolchain names to their results; order says which
+// toolchains to draw, in which order.
 func WorkloadPanels(workload string, order []string, results map[string][]Result) []Panel {
 	metrics := []Metric{MetricTime, MetricSwitch}
 	if hasUnit(results, workload, "p99-ns") {
 		metrics = append(metrics, MetricP99)
+	}
+	if hasUnit(results, workload, "max-gap-ns") {
+		metrics = append(metrics, MetricGap)
 	}
 	var panels []Panel
 	for _, m := range metrics {
@@ -137,7 +141,7 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 	b.WriteString("\n")
 
 	b.WriteString("## Benchstat tables\n\n")
-	b.WriteString("Each file holds one table per metric: sec/op, cpu-sec/op (CPU time), vcsw/op and ivcsw/op (voluntary and involuntary context switches), B/op and allocs/op, and for the latency workloads p50, p99 and max (benchstat shows those -ns metrics as -sec). The time-per-op table is repeated here.\n\n")
+	b.WriteString("Each file holds one table per metric: sec/op, cpu-sec/op (CPU time), vcsw/op and ivcsw/op (voluntary and involuntary context switches), B/op and allocs/op, for the latency workloads p50, p99 and max, and for Select max-gap, the longest time one goroutine took for 64 ops in a row (benchstat shows those -ns metrics as -sec). The time-per-op table is repeated here.\n\n")
 	for _, t := range r.Tables {
 		fmt.Fprintf(&b, "### %s\n\n[%s](%s)\n\n", t.Title, t.File, t.File)
 		data, err := os.ReadFile(filepath.Join(dir, t.File))
@@ -151,7 +155,7 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 		}
 	}
 
-	b.WriteString("## Plots\n\nOne per workload: time per op and context switches per op (and p99 latency where measured) against GOMAXPROCS, one line per toolchain.\n\n")
+	b.WriteString("## Plots\n\nOne per workload: time per op and context switches per op (and p99 latency or the longest gap where measured) against GOMAXPROCS, one line per toolchain.\n\n")
 	plots := append([]string(nil), r.Plots...)
 	sort.Strings(plots)
 	for _, p := range plots {

@@ -41,6 +41,19 @@ func TestWorkloadPanels(t *testing.T) {
 	if sel := WorkloadPanels("Select", []string{"upstream"}, results); len(sel) != 2 || len(sel[0].Series) != 1 || len(sel[1].Series) != 0 {
 		t.Errorf("Select panels %+v, want time with one line and an empty switch panel", sel)
 	}
+
+	// One that reports the longest gap gets a third panel for it.
+	gap, err := ParseOutput(strings.NewReader("BenchmarkSelect-4\t10\t50 ns/op\t70000000 max-gap-ns\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := WorkloadPanels("Select", []string{"go1.24"}, map[string][]Result{"go1.24": gap})
+	if len(sel) != 3 || sel[2].Title != MetricGap.Title {
+		t.Fatalf("Select panels with max-gap-ns: %d, want 3, the last %q", len(sel), MetricGap.Title)
+	}
+	if pts := sel[2].Series[0].Points; len(pts) != 1 || pts[0].X != 4 || pts[0].Y != 70000000 {
+		t.Errorf("gap points %+v, want 70000000 at GOMAXPROCS 4", pts)
+	}
 }
 
 func TestWriteSummary(t *testing.T) {
