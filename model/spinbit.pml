@@ -492,11 +492,11 @@ g_cas:
 
 	/* ---- lock2Slow ---- */
 slow:
-	atomic {        /* go lock2Slow: `v := atomic.Loaduintptr(&l.key)`, `if v&(mutexLocked|mutexSpinning|mutexClaimed|mutexMMask) == mutexLocked && ncpu > 1` */
+	atomic {        /* go lock2Slow: `v := atomic.Loaduintptr(&l.key)`, `if v&(mutexLocked|mutexSpinning|mutexClaimed|mutexMMask) == mutexLocked && ncpu > 1 && gomaxprocs <= ncpu` */
 		v = key;
 		if
 		:: (v & (mutexLocked | mutexSpinning | mutexClaimed)) == mutexLocked && mutexMFromKey(v) == 0 -> goto s_prepoll
-		:: true -> slowDecide()  /* also ncpu == 1 */
+		:: true -> slowDecide()  /* also ncpu == 1 or gomaxprocs > ncpu */
 		fi
 	}
 s_prepoll:
