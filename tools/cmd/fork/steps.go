@@ -47,7 +47,7 @@ func skip(format string, args ...any) error { return errSkip{fmt.Sprintf(format,
 
 // steps lists the checks in the order they run. Each group lives in a file
 // of its own.
-var steps = concat(baseSteps, xchg8Steps, spinbitSteps, modeSteps, tortureSteps, modelSteps, benchSteps, longSteps, distSteps)
+var steps = concat(baseSteps, xchg8Steps, spinbitSteps, earlierSteps, modeSteps, tortureSteps, modelSteps, benchSteps, longSteps, distSteps)
 
 var baseSteps = []step{
 	{name: "patches/apply-fresh", run: applyFresh},
@@ -133,16 +133,27 @@ func applyFresh(ctx context.Context, r fork.Repo) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	wt := filepath.Join(dir, "goroot")
-	if err := command(ctx, r.Goroot(), nil, "git", "worktree", "add", "-q", "--detach", wt, fork.UpstreamTag); err != nil {
+	wt, remove, err := upstreamWorktree(ctx, r, dir)
+	if err != nil {
 		return err
 	}
-	defer command(ctx, r.Goroot(), nil, "git", "worktree", "remove", "--force", wt)
+	defer remove()
 	if err := fork.Apply(wt, s); err != nil {
 		return err
 	}
 	fmt.Printf("%d patches apply to a fresh %s\n", len(s), fork.UpstreamTag)
 	return nil
+}
+
+// upstreamWorktree checks out the base, goroot/'s upstream tag, as a
+// detached git worktree of goroot/ in dir/goroot, for patches to be applied
+// to without touching goroot/. remove takes the worktree away again.
+func upstreamWorktree(ctx context.Context, r fork.Repo, dir string) (wt string, remove func(), err error) {
+	wt = filepath.Join(dir, "goroot")
+	if err := command(ctx, r.Goroot(), nil, "git", "worktree", "add", "-q", "--detach", wt, fork.UpstreamTag); err != nil {
+		return "", nil, err
+	}
+	return wt, func() { command(ctx, r.Goroot(), nil, "git", "worktree", "remove", "--force", wt) }, nil
 }
 
 // toolsTest runs the tests of tools/ with -short, which leaves out the

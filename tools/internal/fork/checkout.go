@@ -1,6 +1,7 @@
 package fork
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -71,4 +72,34 @@ func nonEmptyLines(out string) []string {
 		}
 	}
 	return lines
+}
+
+// SeriesAt returns patches/ as the repository's commit rev holds it. An
+// error names rev when the clone does not have it.
+func (r Repo) SeriesAt(rev string) (Series, error) {
+	if _, err := revParse(r.Root, rev); err != nil {
+		return nil, fmt.Errorf("commit %s is not in this clone's history (a shallow clone?): %v", rev, err)
+	}
+	out, err := git(r.Root, nil, "ls-tree", "--name-only", rev+":patches")
+	if err != nil {
+		return nil, err
+	}
+	s := Series{}
+	for _, name := range nonEmptyLines(out) {
+		if name == "README.md" {
+			continue
+		}
+		if !patchName.MatchString(name) {
+			return nil, fmt.Errorf("%s:patches/%s is not NNNN-area-short-description.patch", rev, name)
+		}
+		text, err := git(r.Root, nil, "show", rev+":patches/"+name)
+		if err != nil {
+			return nil, err
+		}
+		s[name] = []byte(text)
+	}
+	if len(s) == 0 {
+		return nil, fmt.Errorf("%s:patches holds no patches", rev)
+	}
+	return s, nil
 }

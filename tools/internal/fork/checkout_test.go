@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -37,5 +38,30 @@ func TestChangedBetween(t *testing.T) {
 	}
 	if _, err := r.ChangedBetween(base, "nosuchcommit", "src"); err == nil {
 		t.Error("ChangedBetween with an unknown commit: no error")
+	}
+}
+
+func TestSeriesAt(t *testing.T) {
+	dir := newTree(t)
+	os.MkdirAll(filepath.Join(dir, "patches"), 0o755)
+	commitFile(t, dir, "patches/0001-a-first.patch", "one\n", "first patch")
+	first, _ := revParse(dir, "HEAD")
+	commitFile(t, dir, "patches/0001-a-first.patch", "one, changed\n", "change it")
+	commitFile(t, dir, "patches/0002-a-second.patch", "two\n", "second patch")
+
+	r := Repo{Root: dir}
+	s, err := r.SeriesAt(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Names(); !slices.Equal(got, []string{"0001-a-first.patch"}) || string(s["0001-a-first.patch"]) != "one\n" {
+		t.Errorf("SeriesAt(first) = %q (%q), want the first patch as it was", got, s["0001-a-first.patch"])
+	}
+	if _, err := r.SeriesAt("0123456789abcdef0123456789abcdef01234567"); err == nil || !strings.Contains(err.Error(), "not in this clone's history") {
+		t.Errorf("SeriesAt of a commit the clone lacks: %v, want an error saying so", err)
+	}
+	commitFile(t, dir, "patches/fix.patch", "x\n", "a stray file")
+	if _, err := r.SeriesAt("HEAD"); err == nil {
+		t.Error("SeriesAt accepted a misnamed patch")
 	}
 }
