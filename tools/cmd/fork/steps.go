@@ -128,12 +128,7 @@ func applyFresh(ctx context.Context, r fork.Repo) error {
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "fresh")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	wt, remove, err := upstreamWorktree(ctx, r, dir)
+	wt, remove, err := upstreamWorktree(ctx, r, "fresh")
 	if err != nil {
 		return err
 	}
@@ -146,14 +141,24 @@ func applyFresh(ctx context.Context, r fork.Repo) error {
 }
 
 // upstreamWorktree checks out the base, goroot/'s upstream tag, as a
-// detached git worktree of goroot/ in dir/goroot, for patches to be applied
-// to without touching goroot/. remove takes the worktree away again.
-func upstreamWorktree(ctx context.Context, r fork.Repo, dir string) (wt string, remove func(), err error) {
-	wt = filepath.Join(dir, "goroot")
-	if err := command(ctx, r.Goroot(), nil, "git", "worktree", "add", "-q", "--detach", wt, fork.UpstreamTag); err != nil {
+// detached git worktree of goroot/ in a new temporary directory named after
+// pattern (os.MkdirTemp), for patches to be applied to without touching
+// goroot/; wt is its goroot, and the directory it is in free for the
+// caller's own files. remove takes the worktree and the directory away.
+func upstreamWorktree(ctx context.Context, r fork.Repo, pattern string) (wt string, remove func(), err error) {
+	dir, err := os.MkdirTemp("", pattern)
+	if err != nil {
 		return "", nil, err
 	}
-	return wt, func() { command(ctx, r.Goroot(), nil, "git", "worktree", "remove", "--force", wt) }, nil
+	wt = filepath.Join(dir, "goroot")
+	if err := command(ctx, r.Goroot(), nil, "git", "worktree", "add", "-q", "--detach", wt, fork.UpstreamTag); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	return wt, func() {
+		command(ctx, r.Goroot(), nil, "git", "worktree", "remove", "--force", wt)
+		os.RemoveAll(dir)
+	}, nil
 }
 
 // toolsTest runs the tests of tools/ with -short, which leaves out the

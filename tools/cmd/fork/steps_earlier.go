@@ -43,16 +43,12 @@ func claimCatchesPerMCount(ctx context.Context, r fork.Repo) error {
 	if err != nil {
 		return skip("%v", err)
 	}
-	dir, err := os.MkdirTemp("", "permcount")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	wt, remove, err := upstreamWorktree(ctx, r, dir)
+	wt, remove, err := upstreamWorktree(ctx, r, "permcount")
 	if err != nil {
 		return err
 	}
 	defer remove()
+	dir := filepath.Dir(wt)
 	if err := fork.Apply(wt, s); err != nil {
 		return fmt.Errorf("the patches of %.12s: %w", earlier.PerMCount, err)
 	}
