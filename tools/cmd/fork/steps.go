@@ -128,7 +128,7 @@ func applyFresh(ctx context.Context, r fork.Repo) error {
 	if err != nil {
 		return err
 	}
-	wt, remove, err := upstreamWorktree(ctx, r, "fresh")
+	_, wt, remove, err := upstreamWorktree(ctx, r, "fresh")
 	if err != nil {
 		return err
 	}
@@ -141,23 +141,34 @@ func applyFresh(ctx context.Context, r fork.Repo) error {
 }
 
 // upstreamWorktree checks out the base, goroot/'s upstream tag, as a
-// detached git worktree of goroot/ in a new temporary directory named after
-// pattern (os.MkdirTemp), for patches to be applied to without touching
-// goroot/; wt is its goroot, and the directory it is in free for the
-// caller's own files. remove takes the worktree and the directory away.
-func upstreamWorktree(ctx context.Context, r fork.Repo, pattern string) (wt string, remove func(), err error) {
-	dir, err := os.MkdirTemp("", pattern)
+// detached git worktree of goroot/ at dir/goroot, dir being a new
+// temporary directory named after pattern (os.MkdirTemp) that is free for
+// the caller's own files, so that patches can be applied to it without
+// touching goroot/. remove takes the worktree and dir away, even after ctx
+// is done; a step killed at its time limit leaves them (git worktree
+// prune, run here first, forgets such a worktree once its directory is
+// gone).
+func upstreamWorktree(ctx context.Context, r fork.Repo, pattern string) (dir, wt string, remove func(), err error) {
+	dir, err = os.MkdirTemp("", pattern)
 	if err != nil {
-		return "", nil, err
+		return "", "", nil, err
 	}
 	wt = filepath.Join(dir, "goroot")
+	if err := command(ctx, r.Goroot(), nil, "git", "worktree", "prune"); err != nil {
+		os.RemoveAll(dir)
+		return "", "", nil, err
+	}
 	if err := command(ctx, r.Goroot(), nil, "git", "worktree", "add", "-q", "--detach", wt, fork.UpstreamTag); err != nil {
 		os.RemoveAll(dir)
-		return "", nil, err
+		return "", "", nil, err
 	}
-	return wt, func() {
-		command(ctx, r.Goroot(), nil, "git", "worktree", "remove", "--force", wt)
+	return dir, wt, func() {
+		cleanup := context.WithoutCancel(ctx)
+		if err := command(cleanup, r.Goroot(), nil, "git", "worktree", "remove", "--force", wt); err != nil {
+			fmt.Fprintf(os.Stderr, "removing the worktree %s: %v\n", wt, err)
+		}
 		os.RemoveAll(dir)
+		command(cleanup, r.Goroot(), nil, "git", "worktree", "prune")
 	}, nil
 }
 

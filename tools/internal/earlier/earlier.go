@@ -1,6 +1,7 @@
-// Package earlier runs today's tests against the runtime of an earlier
-// patch series: it lays one source directory over another as the Replace
-// entries of a go build -overlay file, so goroot/ stays as it is.
+// Package earlier lays the runtime of an earlier patch series over
+// goroot/ as the Replace entries of a go build -overlay file, so that
+// today's tests can be built against it with goroot/ left as it is, and
+// holds what such a run needs of the per-M count design.
 package earlier
 
 import (
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // PerMCount is the last go-spinbit commit whose patches bounded a wait with
@@ -17,13 +19,18 @@ import (
 // the per-mutex claim.
 const PerMCount = "c0597c4d271180c70dd0c3917dc91dd4c4afeb38"
 
-// PerMCountShimFile and PerMCountShim add to PerMCount's runtime the names
-// today's lock_bound_test.go needs: that design has no claim bit, so
-// MutexClaimedBit is zero, and no patience, so the shim gives the 1ms its
-// bound was measured against.
+// PerMCountShimFile and PerMCountShim export from PerMCount's runtime the
+// names today's lock_bound_test.go needs and that design's test files do
+// not: its spinning bit and sleepers mask, which it has but did not
+// export; a zero claim bit, as it makes no claim; and, as it has no
+// patience (its forced wakeup counted unlocks), today's unscaled 1ms,
+// which is what today's MutexPatienceNow gives at TestRuntimeMutexClaim's
+// GOMAXPROCS on 2 CPUs. MutexPatienceFor ignores its arguments, so only
+// TestRuntimeMutexClaim is meant to run there. The build constraint is the
+// one of that design's lock_spinbit.go.
 const (
 	PerMCountShimFile = "export_permcount_test.go"
-	PerMCountShim     = `//go:build goexperiment.spinbitmutex
+	PerMCountShim     = `//go:build (aix || darwin || dragonfly || freebsd || linux || netbsd || openbsd || plan9 || solaris || windows) && goexperiment.spinbitmutex
 
 package runtime
 
@@ -49,8 +56,9 @@ func MutexPatienceNow() int64                  { return MutexPatience }
 // as old's, a file only cur has is removed (""), and a file only old has
 // is added. The files named in keep stay as cur has them. Only the regular
 // files of the two directories themselves are compared, not their
-// subdirectories: a Go package is one directory. The keys are paths in
-// cur, the values paths in old.
+// subdirectories or any other directory: the caller checks that the two
+// trees differ nowhere else that matters (OutsideDir). The keys are paths
+// in cur, the values paths in old.
 func Overlay(cur, old string, keep []string) (map[string]string, error) {
 	curFiles, err := files(cur)
 	if err != nil {
@@ -113,4 +121,24 @@ func sameContent(a, b string) (bool, error) {
 		return false, err
 	}
 	return bytes.Equal(x, y), nil
+}
+
+// OutsideDir returns the paths among changed (slash-separated, relative to
+// the tree's root, as git diff --name-only prints them) that are not
+// regular files directly in dir, and not under one of the subdirectories
+// of dir named in ignore.
+func OutsideDir(changed []string, dir string, ignore []string) []string {
+	var out []string
+	for _, p := range changed {
+		rest, ok := strings.CutPrefix(p, dir+"/")
+		switch {
+		case !ok:
+			out = append(out, p)
+		case !strings.Contains(rest, "/"):
+		case slices.ContainsFunc(ignore, func(sub string) bool { return strings.HasPrefix(rest, sub+"/") }):
+		default:
+			out = append(out, p)
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -30,8 +31,11 @@ func TestOverlay(t *testing.T) {
 		"gone.go":    "package p // only then\n",
 		"kept.go":    "package p // the earlier test\n",
 	})
-	os.Mkdir(filepath.Join(cur, "testdata"), 0o755)
-	os.Mkdir(filepath.Join(old, "sub"), 0o755)
+	for _, d := range []string{filepath.Join(cur, "testdata"), filepath.Join(old, "sub")} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	got, err := Overlay(cur, old, []string{"kept.go"})
 	if err != nil {
@@ -51,5 +55,23 @@ func TestOverlay(t *testing.T) {
 	}
 	if _, err := Overlay(cur, filepath.Join(old, "missing"), nil); err == nil {
 		t.Error("Overlay onto a missing earlier tree: no error")
+	}
+}
+
+func TestOutsideDir(t *testing.T) {
+	changed := []string{
+		"src/runtime/lock_spinbit.go",
+		"src/runtime/testdata/testprog/lockmkey.go",
+		"src/runtime/internal/x/y.go",
+		"src/runtimex/a.go",
+		"src/cmd/compile/ssa.go",
+	}
+	got := OutsideDir(changed, "src/runtime", []string{"testdata"})
+	want := []string{"src/runtime/internal/x/y.go", "src/runtimex/a.go", "src/cmd/compile/ssa.go"}
+	if !slices.Equal(got, want) {
+		t.Errorf("OutsideDir = %q, want %q", got, want)
+	}
+	if got := OutsideDir(changed[:1], "src/runtime", nil); len(got) != 0 {
+		t.Errorf("OutsideDir of a file in the directory = %q, want none", got)
 	}
 }

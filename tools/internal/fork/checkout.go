@@ -1,6 +1,7 @@
 package fork
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -74,11 +75,15 @@ func nonEmptyLines(out string) []string {
 	return lines
 }
 
-// SeriesAt returns patches/ as the repository's commit rev holds it. An
-// error names rev when the clone does not have it.
+// ErrNoCommit is the error SeriesAt wraps when the clone does not have the
+// commit asked for.
+var ErrNoCommit = errors.New("commit not in this clone's history (a shallow clone?)")
+
+// SeriesAt returns patches/ as the repository's commit rev holds it. When
+// the clone does not have rev, the error wraps ErrNoCommit.
 func (r Repo) SeriesAt(rev string) (Series, error) {
 	if _, err := revParse(r.Root, rev); err != nil {
-		return nil, fmt.Errorf("commit %s is not in this clone's history (a shallow clone?): %v", rev, err)
+		return nil, fmt.Errorf("%s: %w", rev, ErrNoCommit)
 	}
 	out, err := git(r.Root, nil, "ls-tree", "--name-only", rev+":patches")
 	if err != nil {

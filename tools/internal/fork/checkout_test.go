@@ -1,10 +1,10 @@
 package fork
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -43,9 +43,14 @@ func TestChangedBetween(t *testing.T) {
 
 func TestSeriesAt(t *testing.T) {
 	dir := newTree(t)
-	os.MkdirAll(filepath.Join(dir, "patches"), 0o755)
+	if err := os.MkdirAll(filepath.Join(dir, "patches"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	commitFile(t, dir, "patches/0001-a-first.patch", "one\n", "first patch")
-	first, _ := revParse(dir, "HEAD")
+	first, err := revParse(dir, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
 	commitFile(t, dir, "patches/0001-a-first.patch", "one, changed\n", "change it")
 	commitFile(t, dir, "patches/0002-a-second.patch", "two\n", "second patch")
 
@@ -57,11 +62,11 @@ func TestSeriesAt(t *testing.T) {
 	if got := s.Names(); !slices.Equal(got, []string{"0001-a-first.patch"}) || string(s["0001-a-first.patch"]) != "one\n" {
 		t.Errorf("SeriesAt(first) = %q (%q), want the first patch as it was", got, s["0001-a-first.patch"])
 	}
-	if _, err := r.SeriesAt("0123456789abcdef0123456789abcdef01234567"); err == nil || !strings.Contains(err.Error(), "not in this clone's history") {
-		t.Errorf("SeriesAt of a commit the clone lacks: %v, want an error saying so", err)
+	if _, err := r.SeriesAt("0123456789abcdef0123456789abcdef01234567"); !errors.Is(err, ErrNoCommit) {
+		t.Errorf("SeriesAt of a commit the clone lacks: %v, want ErrNoCommit", err)
 	}
 	commitFile(t, dir, "patches/fix.patch", "x\n", "a stray file")
-	if _, err := r.SeriesAt("HEAD"); err == nil {
-		t.Error("SeriesAt accepted a misnamed patch")
+	if _, err := r.SeriesAt("HEAD"); err == nil || errors.Is(err, ErrNoCommit) {
+		t.Errorf("SeriesAt with a misnamed patch: %v, want an error other than ErrNoCommit", err)
 	}
 }
