@@ -61,7 +61,7 @@ func claimCatchesPerMCount(ctx context.Context, r fork.Repo) error {
 	}
 	defer remove()
 	if err := fork.Apply(wt, s); err != nil {
-		return fmt.Errorf("the patches of %.12s: %w", earlier.PerMCount, err)
+		return fmt.Errorf("the patches of %.12s, the per-M count design, do not apply to the base: if UPSTREAM has moved on from the release they were written for, port them to it or retire this step and its README row: %w", earlier.PerMCount, err)
 	}
 
 	// The overlay covers the files of src/runtime itself; everything else
