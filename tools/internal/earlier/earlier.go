@@ -124,9 +124,9 @@ func sameContent(a, b string) (bool, error) {
 }
 
 // OutsideDir returns the paths among changed (slash-separated, relative to
-// the tree's root, as git diff --name-only prints them) that are not
-// regular files directly in dir, and not under one of the subdirectories
-// of dir named in ignore.
+// the tree's root, as git diff --name-only prints them) that name neither
+// a file directly in dir nor one under a subdirectory of dir named in
+// ignore.
 func OutsideDir(changed []string, dir string, ignore []string) []string {
 	var out []string
 	for _, p := range changed {
