@@ -128,27 +128,24 @@ func applyFresh(ctx context.Context, r fork.Repo) error {
 	if err != nil {
 		return err
 	}
-	_, wt, remove, err := upstreamWorktree(ctx, r, "fresh")
+	_, _, remove, err := seriesWorktree(ctx, r, "fresh", s)
 	if err != nil {
 		return err
 	}
-	defer remove()
-	if err := fork.Apply(wt, s); err != nil {
-		return err
-	}
+	remove()
 	fmt.Printf("%d patches apply to a fresh %s\n", len(s), fork.UpstreamTag)
 	return nil
 }
 
-// upstreamWorktree checks out the base, goroot/'s upstream tag, as a
+// seriesWorktree checks out the base, goroot/'s upstream tag, as a
 // detached git worktree of goroot/ at dir/goroot, dir being a new
 // temporary directory named after pattern (os.MkdirTemp) that is free for
-// the caller's own files, so that patches can be applied to it without
-// touching goroot/. remove takes the worktree and dir away, even after ctx
-// is done; a step killed at its time limit leaves them (git worktree
-// prune, run here first, forgets such a worktree once its directory is
-// gone).
-func upstreamWorktree(ctx context.Context, r fork.Repo, pattern string) (dir, wt string, remove func(), err error) {
+// the caller's own files, and applies s to it, without touching goroot/.
+// remove takes the worktree and dir away, even after ctx is done; if s does
+// not apply, seriesWorktree has done so already and returns Apply's error.
+// A step killed at its time limit leaves them (git worktree prune, run here
+// first, forgets such a worktree once its directory is gone).
+func seriesWorktree(ctx context.Context, r fork.Repo, pattern string, s fork.Series) (dir, wt string, remove func(), err error) {
 	dir, err = os.MkdirTemp("", pattern)
 	if err != nil {
 		return "", "", nil, err
@@ -162,14 +159,19 @@ func upstreamWorktree(ctx context.Context, r fork.Repo, pattern string) (dir, wt
 		os.RemoveAll(dir)
 		return "", "", nil, err
 	}
-	return dir, wt, func() {
+	remove = func() {
 		cleanup := context.WithoutCancel(ctx)
 		if err := command(cleanup, r.Goroot(), nil, "git", "worktree", "remove", "--force", wt); err != nil {
 			fmt.Fprintf(os.Stderr, "removing the worktree %s: %v\n", wt, err)
 		}
 		os.RemoveAll(dir)
 		command(cleanup, r.Goroot(), nil, "git", "worktree", "prune")
-	}, nil
+	}
+	if err := fork.Apply(wt, s); err != nil {
+		remove()
+		return "", "", nil, err
+	}
+	return dir, wt, remove, nil
 }
 
 // toolsTest runs the tests of tools/ with -short, which leaves out the

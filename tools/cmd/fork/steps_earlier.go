@@ -55,14 +55,14 @@ func claimCatchesPerMCount(ctx context.Context, r fork.Repo) error {
 	if err != nil {
 		return err
 	}
-	dir, wt, remove, err := upstreamWorktree(ctx, r, "permcount")
+	dir, wt, remove, err := seriesWorktree(ctx, r, "permcount", s)
+	if applyErr := (*fork.ApplyError)(nil); errors.As(err, &applyErr) {
+		return fmt.Errorf("the patches of %.12s, the per-M count design, do not apply to the base: if UPSTREAM has moved on from the release they were written for, port them to it or retire this step and its README row: %w", earlier.PerMCount, err)
+	}
 	if err != nil {
 		return err
 	}
 	defer remove()
-	if err := fork.Apply(wt, s); err != nil {
-		return fmt.Errorf("the patches of %.12s, the per-M count design, do not apply to the base: if UPSTREAM has moved on from the release they were written for, port them to it or retire this step and its README row: %w", earlier.PerMCount, err)
-	}
 
 	// The overlay covers the files of src/runtime itself; everything else
 	// the two series build must be the same, but for src/runtime/testdata,
