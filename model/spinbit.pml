@@ -1,11 +1,11 @@
 /*
  * spinbit.pml: a Promela model, for the Spin model checker, of the
  * go-spinbit runtime mutex as goroot/src/runtime/lock_spinbit.go implements
- * it (lock2, mutexGiveBack, lock2Slow, mutexPushed, mutexPassClaim,
- * mutexLeaveStack, unlock2, unlock2Wake), with the M semaphore it sleeps
- * on from goroot/src/runtime/lock_futexsema.go (semasleep, with and
- * without a timeout, and semawakeup) and the partial M pointers of
- * lock_mkey.go.
+ * it (lock2, mutexGiveBack, lock2Slow, mutexPushed, mutexSleepOnStack,
+ * mutexPassClaim, mutexLeaveStack, unlock2, unlock2Wake), with the M
+ * semaphore it sleeps on from goroot/src/runtime/lock_futexsema.go
+ * (semasleep, with and without a timeout, and semawakeup) and the partial
+ * M pointers of lock_mkey.go.
  *
  * One process is one M that takes and releases the one mutex, l. Every
  * atomic block in proctype M is one atomic operation of the Go code (an
@@ -468,7 +468,7 @@ lock2:
 		fi
 	}
 l2_claim:
-	atomic {        /* go lock2: `if atomic.Load8(keyFlags8(&l.key))&(mutexClaimed>>8) == 0`, `return`, `mutexGiveBack(l)` (a load of the byte that holds mutexClaimed) */
+	atomic {        /* go lock2: `if *keyFlags8(&l.key)&(mutexClaimed>>8) == 0`, `return`, `mutexGiveBack(l)` (a load of the byte that holds mutexClaimed) */
 		if
 		:: (key & mutexClaimed) == 0 -> acquired(); goto holding
 		:: else
@@ -694,9 +694,10 @@ s_queue:
 		fi
 	}
 
-	/* ---- semasleep (lock_futexsema.go): semasleep(rest) from lock2Slow,
-	 * or semasleep(-1) from mutexLeaveStack (leaving) or from lock2Slow's
-	 * wait for the claim (queued). Returning 0, they go on to s_woken, or
+	/* ---- semasleep (lock_futexsema.go): semasleep(ns) from
+	 * mutexSleepOnStack, called by lock2Slow with rest for a sleep and
+	 * with -1 for its wait for the claim (queued), or semasleep(-1) from
+	 * mutexLeaveStack (leaving). Returning 0, they go on to s_woken, or
 	 * q_woken when queued; returning -1, semasleep(rest) goes on to
 	 * mutexLeaveStack. ---- */
 s_sleep:

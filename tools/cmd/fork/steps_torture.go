@@ -37,7 +37,7 @@ var tortureSteps = []step{
 
 // tortureFuncs are the functions of lock_spinbit.go that hold torture
 // hooks, as go tool objdump -s matches them.
-const tortureFuncs = `^runtime\.(lock2|lock2Slow|mutexGiveBack|mutexPoll|mutexLeaveStack|unlock2|unlock2Wake)$`
+const tortureFuncs = `^runtime\.(lock2|lock2Slow|mutexGiveBack|mutexPoll|mutexSleepOnStack|mutexLeaveStack|unlock2|unlock2Wake)$`
 
 // tortureFreeWhenOff builds a program with and without the tag and looks
 // at the machine code of the mutex: without it, nothing of torture mode

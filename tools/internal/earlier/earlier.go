@@ -25,8 +25,10 @@ const PerMCount = "c0597c4d271180c70dd0c3917dc91dd4c4afeb38"
 // export; a zero claim bit, as it makes no claim; and, as it has no
 // patience (its forced wakeup counted unlocks), today's unscaled 1ms,
 // which is what today's MutexPatienceNow gives at TestRuntimeMutexClaim's
-// GOMAXPROCS on 2 CPUs. MutexPatienceFor ignores its arguments, so only
-// TestRuntimeMutexClaim is meant to run there. The build constraint is the
+// GOMAXPROCS on 2 CPUs; and, as no M there waits for a claim, an M
+// pointer of zero that no key word's top matches. MutexPatienceFor
+// ignores its arguments, so only TestRuntimeMutexClaim is meant to run
+// there. The build constraint is the
 // one of that design's lock_spinbit.go.
 const (
 	PerMCountShimFile = "export_permcount_test.go"
@@ -48,6 +50,9 @@ const (
 
 func MutexPatienceFor(procs, ncpu int32) int64 { return MutexPatience }
 func MutexPatienceNow() int64                  { return MutexPatience }
+
+func MutexThisM() uintptr                              { return 0 }
+func MutexTopWaitsForClaim(l *Mutex, mp uintptr) bool { return false }
 `
 )
 

@@ -125,8 +125,8 @@ var Breaks = []Break{
 			{
 				// The push to sleep builds its word without mutexPushed,
 				// which would link the M first, and links it after the CAS.
-				Old: "\t\tif atomic.Casuintptr(&l.key, v, mutexPushed(v, gp.m, spinning)) {\n\t\t\tmutexTortureNote(mutexEventSleep)\n\t\t\tmutexTortureDelay()\n",
-				New: "\t\tnext := v&^mutexMMask | mutexPartialM(gp.m) | mutexSleeping\n\t\tif spinning {\n\t\t\tnext &^= mutexSpinning\n\t\t}\n\t\tif atomic.Casuintptr(&l.key, v, next) {\n\t\t\tmutexTortureNote(mutexEventSleep)\n\t\t\tmutexTortureDelay()\n\t\t\tgp.m.nextwaitm.set(mutexMFromKey(v))\n",
+				Old: "\t\tif atomic.Casuintptr(&l.key, v, mutexPushed(v, gp.m, spinning)) {\n\t\t\tspinning = false\n\t\t\tmutexSleepOnStack(l, rest)\n",
+				New: "\t\tnext := v&^mutexMMask | mutexPartialM(gp.m) | mutexSleeping\n\t\tif spinning {\n\t\t\tnext &^= mutexSpinning\n\t\t}\n\t\tif atomic.Casuintptr(&l.key, v, next) {\n\t\t\tmutexTortureDelay()\n\t\t\tgp.m.nextwaitm.set(mutexMFromKey(v))\n\t\t\tspinning = false\n\t\t\tmutexSleepOnStack(l, rest)\n",
 			},
 		},
 		// Ms left off the stack wait for ever for a wakeup once their
@@ -167,8 +167,8 @@ var Breaks = []Break{
 		What: "lock2's swap enters a critical section under a claimed mutex instead of giving it back",
 		Edits: []Edit{
 			{
-				Old: "\t\tif atomic.Load8(keyFlags8(&l.key))&(mutexClaimed>>8) == 0 {\n",
-				New: "\t\tif atomic.Load8(keyFlags8(&l.key))&(mutexClaimed>>8) == 0 || true {\n",
+				Old: "\t\tif *keyFlags8(&l.key)&(mutexClaimed>>8) == 0 {\n",
+				New: "\t\tif *keyFlags8(&l.key)&(mutexClaimed>>8) == 0 || true {\n",
 			},
 		},
 		Caught:    bypassed,
