@@ -12,12 +12,14 @@ import (
 
 	"go-spinbit.dev/tools/internal/earlier"
 	"go-spinbit.dev/tools/internal/fork"
+	"go-spinbit.dev/tools/internal/torture"
 )
 
 // earlierSteps run today's tests against an earlier design of the mutex,
 // which they must catch.
 var earlierSteps = []step{
 	{name: "runtime/claim-catches-per-m-count", slow: true, run: claimCatchesPerMCount},
+	{name: "runtime/claim-catches-no-enforcement", slow: true, run: claimCatchesNoEnforcement},
 }
 
 // claimRuns is how many times claimCatchesPerMCount runs the test. One
@@ -124,6 +126,71 @@ func claimCatchesPerMCount(ctx context.Context, r fork.Repo) error {
 		return fmt.Errorf("TestRuntimeMutexClaim never reported a bypass of the victim in %d runs on %.12s: see the output above", claimRuns, earlier.PerMCount)
 	}
 	fmt.Printf("TestRuntimeMutexClaim caught the bypass in %d of %d runs on the per-M count\n", bypassed, claimRuns)
+	return nil
+}
+
+// enforcementBreaks are the breaks of torture.Breaks that each remove one
+// of the two places that keep Ms out of a claimed mutex: lock2Slow's
+// refusal to take it, and lock2's give-back after a swap that took it.
+var enforcementBreaks = []string{"slow-ignores-claim", "fast-ignores-claim"}
+
+// claimOutOfOrder is TestRuntimeMutexClaim's report of the first Ms into
+// the mutex in an order other than the claim's.
+var claimOutOfOrder = regexp.MustCompile(`the first Ms into the mutex were [^\n]*`)
+
+// claimCatchesNoEnforcement runs TestRuntimeMutexClaim, built without
+// torture mode, claimRuns times on each of enforcementBreaks (go test
+// -overlay in place of lock_spinbit.go). On each break at least one run
+// must fail for the order of entries: an M that had already entered comes
+// back while the claim passes to the next M in line and, with that check
+// gone, enters again out of its turn. Any other failure fails the step: it
+// would mean the test no longer stages its claim.
+func claimCatchesNoEnforcement(ctx context.Context, r fork.Repo) error {
+	want := map[string]bool{}
+	for _, name := range enforcementBreaks {
+		want[name] = true
+	}
+	found := 0
+	err := eachBreak(r, 1, func(_ int, b torture.Break, overlay string) (string, error) {
+		if !want[b.Name] {
+			return "\tnot run: it is not one of the claim's enforcement points\n", nil
+		}
+		found++
+		dir, err := os.MkdirTemp("", "claim-enforcement")
+		if err != nil {
+			return "", err
+		}
+		defer os.RemoveAll(dir)
+		bin := filepath.Join(dir, "runtime.test")
+		if out, err := captureCommand(ctx, r.Root, tortureEnv, r.GoCommand(), "test", "-c", "-vet=off", "-overlay", overlay, "-o", bin, "runtime"); err != nil {
+			return "", fmt.Errorf("building the runtime's tests with break %s: %v\n%s", b.Name, err, out)
+		}
+		var report strings.Builder
+		caught := 0
+		for i := 1; i <= claimRuns; i++ {
+			out, err := captureCommand(ctx, dir, tortureEnv, bin, "-test.run", "^TestRuntimeMutexClaim$", "-test.count", "1", "-test.v", "-test.timeout", "60s")
+			fmt.Fprintf(&report, "\trun %d: %s\n", i, firstMatch(claimSummary, out))
+			switch m := claimOutOfOrder.FindString(out); {
+			case err == nil:
+				fmt.Fprintf(&report, "\t\tpassed\n")
+			case m != "":
+				caught++
+				fmt.Fprintf(&report, "\t\tfailed: %s\n", m)
+			default:
+				return report.String(), fmt.Errorf("TestRuntimeMutexClaim failed with break %s, but not for the order of entries:\n%s", b.Name, indent(out))
+			}
+		}
+		if caught == 0 {
+			return report.String(), fmt.Errorf("TestRuntimeMutexClaim passed %d of %d runs with break %s (%s): it does not see that break", claimRuns, claimRuns, b.Name, b.What)
+		}
+		return report.String(), nil
+	})
+	if err != nil {
+		return err
+	}
+	if found != len(enforcementBreaks) {
+		return fmt.Errorf("tools/internal/torture has %d of the breaks %v: the step needs each", found, enforcementBreaks)
+	}
 	return nil
 }
 
