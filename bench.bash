@@ -7,7 +7,8 @@
 # Flags are passed through; ./bench.bash -help lists them.
 set -euo pipefail
 cd "$(dirname "$0")"
-command -v go >/dev/null || { echo "bench.bash: no go command on PATH: install Go 1.21 or later and put it on PATH" >&2; exit 1; }
+source tools/require-go.bash
+require_go bench.bash
 if [ ! -x goroot/bin/go ]; then
 	if [ ! -x ./make.bash ]; then
 		echo "bench.bash: the fork must be built first (goroot/bin/go is missing) and there is no ./make.bash to build it" >&2

@@ -3,5 +3,7 @@
 # -long adds the dist/ checks (./make.bash -distpack: a full build per platform).
 set -euo pipefail
 cd "$(dirname "$0")"
+source tools/require-go.bash
+require_go test.bash
 ./make.bash
 exec go -C tools run ./cmd/fork test "$@"
