@@ -9,6 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source tools/require-go.bash
 require_go bench.bash
+source tools/refuse-goexperiment.bash
+refuse_goexperiment bench.bash
 if [ ! -x goroot/bin/go ]; then
 	if [ ! -x ./make.bash ]; then
 		echo "bench.bash: the fork must be built first (goroot/bin/go is missing) and there is no ./make.bash to build it" >&2

@@ -7,4 +7,6 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source tools/require-go.bash
 require_go make.bash
+source tools/refuse-goexperiment.bash
+refuse_goexperiment make.bash
 exec go -C tools run ./cmd/fork make "$@"

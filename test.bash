@@ -5,5 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source tools/require-go.bash
 require_go test.bash
+source tools/refuse-goexperiment.bash
+refuse_goexperiment test.bash
 ./make.bash
 exec go -C tools run ./cmd/fork test "$@"

@@ -45,10 +45,7 @@ func main() {
 		force := fs.Bool("force", false, "run src/make.bash even if goroot/bin/go (and dist/, with -distpack) is up to date")
 		distpack := fs.Bool("distpack", false, "also write the host's and "+targets()+" archives, module files and SHA256SUMS to dist/")
 		fs.Parse(args)
-		if err := r.Prepare(ctx, false, logf); err != nil {
-			fatal(err)
-		}
-		if err := r.Build(ctx, *force, logf); err != nil {
+		if err := r.Make(ctx, *force, logf); err != nil {
 			fatal(err)
 		}
 		if *distpack {

@@ -95,6 +95,9 @@ func (r Repo) DistUpToDate() bool {
 // hold exactly patches/, built (see Build). It does nothing if DistDir is
 // already made from the same tree, unless force is set.
 func (r Repo) Distpack(ctx context.Context, force bool, logf func(string, ...any)) error {
+	if err := CheckBuildEnv(os.Getenv); err != nil {
+		return err
+	}
 	if p := r.BuildProblem(); p != "" {
 		return fmt.Errorf("cannot distpack: %s", p)
 	}
