@@ -5,6 +5,7 @@
 package bench
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -91,6 +92,24 @@ type Options struct {
 	Timeout      time.Duration // -test.timeout for one run of one test binary
 	Publish      string        // if set, publish this finished run instead of running (see Publish)
 	Pool         []string      // if set, pool these finished runs instead of running (see Pool)
+
+	// MakeFork, if set, makes sure the fork in goroot/ is built, building
+	// it if need be. Run calls it only when it is about to use the fork:
+	// never for -n, -publish or -pool, or a run without the fork.
+	MakeFork func(ctx context.Context, root string) error
+}
+
+// makeFork calls o.MakeFork if the run uses the fork.
+func (o Options) makeFork(ctx context.Context, root string) error {
+	if o.MakeFork == nil {
+		return nil
+	}
+	for _, t := range o.Toolchains {
+		if t.Fork() {
+			return o.MakeFork(ctx, root)
+		}
+	}
+	return nil
 }
 
 // Defaults for the two modes. Full mode's benchtime was chosen with

@@ -25,6 +25,12 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		return Pool(ctx, root, o.Pool, o.Out, stdout)
 	}
 	s := o.suite(root)
+	if s.ownBenchmarks() && !o.DryRun {
+		// The plan lists the benchmarks of the fork's own runtime.
+		if err := o.makeFork(ctx, root); err != nil {
+			return err
+		}
+	}
 	names, err := s.plannedBenchmarks(o.Bench)
 	if err != nil {
 		return err
@@ -47,6 +53,9 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		if err := checkValgrind(); err != nil {
 			return err
 		}
+	}
+	if err := o.makeFork(ctx, root); err != nil {
+		return err
 	}
 
 	// Resolve and probe every toolchain before building anything, so that a
