@@ -42,6 +42,17 @@ func TestMinGoAgrees(t *testing.T) {
 	if !strings.Contains(script, "go1."+below+" |") {
 		t.Errorf("tools/require-go.bash does not refuse go1.%s", below)
 	}
+	for _, doc := range []string{"../../../README.md", "../../../doc/install.md"} {
+		text := read(doc)
+		if !strings.Contains(text, want) {
+			t.Errorf("%s does not say %q", doc, want)
+		}
+		for _, other := range regexp.MustCompile(`Go 1\.[0-9]+ or later`).FindAllString(text, -1) {
+			if other != want {
+				t.Errorf("%s says %q, want %q", doc, other, want)
+			}
+		}
+	}
 	for _, script := range []string{"../../../make.bash", "../../../test.bash", "../../../bench.bash", "../../patch.bash"} {
 		if !strings.Contains(read(script), "require_go ") {
 			t.Errorf("%s does not call require_go", script)
