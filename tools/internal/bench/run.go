@@ -18,6 +18,13 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.Results {
+		if err := WriteResults(root); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", ResultsFile)
+		return nil
+	}
 	if o.Publish != "" {
 		return Publish(root, o.Publish, stdout)
 	}
