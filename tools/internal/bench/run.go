@@ -18,6 +18,13 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.Replot != "" {
+		if err := Replot(o.Replot); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "drew the plots of %s again from its tables\n", o.Replot)
+		return nil
+	}
 	if o.Results {
 		if err := WriteResults(root); err != nil {
 			return err
