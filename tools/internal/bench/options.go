@@ -125,9 +125,9 @@ var (
 	quickBenchtime = "100x"
 	fullBenchtime  = "150ms"
 
-	// -runtime: the same GOMAXPROCS as a full run (issue 13's targets
-	// are stated for 1-32); the runtime's benchmarks run longer per
-	// iteration.
+	// -runtime: the same GOMAXPROCS as a full run (the targets of
+	// bench/README.md are stated for 1-32); the runtime's benchmarks run
+	// longer per iteration.
 	runtimeCPUs       = []int{1, 2, 4, 8, 16, 32}
 	runtimeBenchtime  = "200ms"
 	runtimeToolchains = "spinbit,nospinbit,go1.24"
