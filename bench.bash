@@ -1,18 +1,15 @@
 #!/usr/bin/env bash
 # Compare the fork's runtime mutex with upstream Go on the lock-bound
-# benchmarks in bench/: builds the fork first if needed, then runs
-# tools/cmd/bench. ./bench.bash -quick is a smoke run of seconds per
-# toolchain; without flags it is the full run (see -n for its estimate).
-# ./bench.bash -runtime runs the runtime's own mutex benchmarks instead.
-# Flags are passed through; ./bench.bash -help lists them.
+# benchmarks in bench/ (tools/cmd/bench), building the fork first when a
+# run needs it and goroot/bin/go is missing. ./bench.bash -quick is a smoke
+# run of seconds per toolchain; without flags it is the full run (-n prints
+# its plan and estimate without building). ./bench.bash -runtime runs the
+# runtime's own mutex benchmarks instead. ./bench.bash -help lists the
+# flags; bench/README.md explains them.
 set -euo pipefail
 cd "$(dirname "$0")"
-command -v go >/dev/null || { echo "bench.bash: no go command on PATH: install Go 1.21 or later and put it on PATH" >&2; exit 1; }
-if [ ! -x goroot/bin/go ]; then
-	if [ ! -x ./make.bash ]; then
-		echo "bench.bash: the fork must be built first (goroot/bin/go is missing) and there is no ./make.bash to build it" >&2
-		exit 1
-	fi
-	./make.bash
-fi
+source tools/require-go.bash
+require_go bench.bash
+source tools/refuse-goexperiment.bash
+refuse_goexperiment bench.bash
 exec go -C tools run ./cmd/bench "$@"

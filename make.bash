@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Obtain upstream go1.23.12, apply patches/ in goroot/, build goroot/bin/go
-# (bootstrapped with the go on PATH). -distpack also writes every platform's
-# archives, module files and SHA256SUMS to dist/.
+# (bootstrapped with the go on PATH). -distpack also writes the archives,
+# module files and SHA256SUMS of every platform to dist/; -distpack -host
+# writes the host's only, with no cross build. doc/install.md has the
+# details.
 set -euo pipefail
 cd "$(dirname "$0")"
-command -v go >/dev/null || { echo "make.bash: no go command on PATH: install Go 1.21 or later and put it on PATH" >&2; exit 1; }
-# The tools in tools/ need Go 1.21 (toolchain switching); older go commands cannot even run them.
-case "$(GOTOOLCHAIN=local go env GOVERSION 2>/dev/null)" in
-go1.[0-9] | go1.[0-9][.a-z]* | go1.1[0-9] | go1.1[0-9][.a-z]* | go1.20 | go1.20[.a-z]*)
-	echo "make.bash: $(command -v go) is $(go env GOVERSION): install Go 1.21 or later (https://go.dev/dl) and put it first on PATH" >&2; exit 1 ;;
-esac
+source tools/require-go.bash
+require_go make.bash
+source tools/refuse-goexperiment.bash
+refuse_goexperiment make.bash
 exec go -C tools run ./cmd/fork make "$@"

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Build the fork if needed, then run its checks; the last line is "N passed, N failed".
-# -long adds the dist/ checks (./make.bash -distpack: a full build per platform).
+# Run the fork's checks, building it first when a selected step needs it;
+# the last line is "N passed, N failed". -list lists the steps without
+# building; -long adds the dist/ checks (./make.bash -distpack: a full
+# build per platform). doc/testing.md describes every step.
 set -euo pipefail
 cd "$(dirname "$0")"
-./make.bash
+source tools/require-go.bash
+require_go test.bash
+source tools/refuse-goexperiment.bash
+refuse_goexperiment test.bash
 exec go -C tools run ./cmd/fork test "$@"

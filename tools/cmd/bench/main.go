@@ -12,6 +12,7 @@ import (
 	"os/signal"
 
 	"go-spinbit.dev/tools/internal/bench"
+	"go-spinbit.dev/tools/internal/fork"
 )
 
 func main() {
@@ -23,10 +24,25 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
 		os.Exit(2)
 	}
+	opts.MakeFork = makeFork
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := bench.Run(ctx, opts, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
 		os.Exit(1)
 	}
+}
+
+// makeFork builds the fork, as ./make.bash does, if goroot/bin/go is
+// missing. A fork that is there is used as it is: it may hold work in
+// progress that ./make.bash would refuse to build over.
+func makeFork(ctx context.Context, root string) error {
+	r := fork.Repo{Root: root}
+	if _, err := os.Stat(r.GoCommand()); err == nil {
+		return nil
+	}
+	fmt.Fprintf(os.Stderr, "bench: goroot/bin/go is missing: building the fork first, as ./make.bash does\n")
+	return r.Make(ctx, false, func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "fork: "+format+"\n", args...)
+	})
 }

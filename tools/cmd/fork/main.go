@@ -1,7 +1,8 @@
 // Command fork lays out, patches, builds and checks the fork's Go tree.
 //
-//	fork make [-force] [-distpack]  obtain the base, apply patches/, build goroot/bin/go;
+//	fork make [-force] [-distpack [-host]]  obtain the base, apply patches/, build goroot/bin/go;
 //	                       with -distpack also write the archives of every platform to dist/
+//	                       (with -host, of the host only)
 //	fork apply [-discard]  obtain the base and apply patches/, without building
 //	fork extract           rewrite patches/ from goroot/'s commits after upstream
 //	fork check             fail if goroot/ and patches/ disagree
@@ -23,7 +24,7 @@ import (
 )
 
 func usage() {
-	fmt.Fprintf(os.Stderr, "usage: fork make [-force] [-distpack] | apply [-discard] | extract | check | test [-run regexp] [-list] [-short] [-long]\n")
+	fmt.Fprintf(os.Stderr, "usage: fork make [-force] [-distpack [-host]] | apply [-discard] | extract | check | test [-run regexp] [-list] [-short] [-long]\n")
 	os.Exit(2)
 }
 
@@ -44,15 +45,16 @@ func main() {
 	case "make":
 		force := fs.Bool("force", false, "run src/make.bash even if goroot/bin/go (and dist/, with -distpack) is up to date")
 		distpack := fs.Bool("distpack", false, "also write the host's and "+targets()+" archives, module files and SHA256SUMS to dist/")
+		host := fs.Bool("host", false, "with -distpack: the host's archive and module files only, with no cross build (for use on this machine)")
 		fs.Parse(args)
-		if err := r.Prepare(ctx, false, logf); err != nil {
-			fatal(err)
+		if *host && !*distpack {
+			fatal(fmt.Errorf("-host says which archives -distpack makes: use -distpack -host, or leave -host out"))
 		}
-		if err := r.Build(ctx, *force, logf); err != nil {
+		if err := r.Make(ctx, *force, logf); err != nil {
 			fatal(err)
 		}
 		if *distpack {
-			if err := r.Distpack(ctx, *force, logf); err != nil {
+			if err := r.Distpack(ctx, *force, *host, logf); err != nil {
 				fatal(err)
 			}
 		}

@@ -22,6 +22,9 @@ type step struct {
 	name string
 	slow bool // left out by -short
 	long bool // run only with -long (heavier than the default run's budget)
+	// tree marks a step that needs goroot/ laid out with patches/ but not
+	// built: ./test.bash runs such steps alone without building the fork.
+	tree bool
 	// limit bounds the step's run (defaultLimit if zero); see runIsolated.
 	limit time.Duration
 	run   func(ctx context.Context, r fork.Repo) error
@@ -50,7 +53,7 @@ func skip(format string, args ...any) error { return errSkip{fmt.Sprintf(format,
 var steps = concat(baseSteps, xchg8Steps, spinbitSteps, machineCodeSteps, earlierSteps, modeSteps, tortureSteps, modelSteps, benchSteps, longSteps, distSteps)
 
 var baseSteps = []step{
-	{name: "patches/apply-fresh", run: applyFresh},
+	{name: "patches/apply-fresh", tree: true, run: applyFresh},
 	{name: "tools/go-test", run: toolsTest},
 	{name: "runtime/test-short", slow: true, limit: 40 * time.Minute, run: goTest("", "-short", "runtime", "sync", "internal/runtime/atomic")},
 }
@@ -64,15 +67,9 @@ func concat(groups ...[]step) []step {
 }
 
 func runSteps(ctx context.Context, r fork.Repo, run string, list, short, long bool) int {
-	re, err := regexp.Compile(run)
+	selected, err := selectSteps(steps, run, short, long)
 	if err != nil {
-		fatal(fmt.Errorf("-run: %v", err))
-	}
-	var selected []step
-	for _, s := range steps {
-		if re.MatchString(s.name) && !(short && s.slow) && (long || !s.long) {
-			selected = append(selected, s)
-		}
+		fatal(err)
 	}
 	if list {
 		for _, s := range selected {
@@ -83,8 +80,15 @@ func runSteps(ctx context.Context, r fork.Repo, run string, list, short, long bo
 	if len(selected) == 0 {
 		fatal(fmt.Errorf("no step matches -run %q; see -list", run))
 	}
-	if !r.UpToDate() {
-		fatal(fmt.Errorf("goroot/bin/go is missing or older than goroot/'s HEAD: run ./make.bash first"))
+	// What ./make.bash does, or only its first half when no step needs
+	// the built toolchain.
+	if needsBuild(selected) {
+		err = r.Make(ctx, false, logf)
+	} else {
+		err = r.Prepare(ctx, false, logf)
+	}
+	if err != nil {
+		fatal(err)
 	}
 	var passed, failed, skipped int
 	var failures []string
@@ -119,6 +123,32 @@ func runSteps(ctx context.Context, r fork.Repo, run string, list, short, long bo
 		return 1
 	}
 	return 0
+}
+
+// selectSteps returns the steps of all whose names match the regexp run,
+// leaving out the slow ones if short and the long ones unless long.
+func selectSteps(all []step, run string, short, long bool) ([]step, error) {
+	re, err := regexp.Compile(run)
+	if err != nil {
+		return nil, fmt.Errorf("-run: %v", err)
+	}
+	var selected []step
+	for _, s := range all {
+		if re.MatchString(s.name) && !(short && s.slow) && (long || !s.long) {
+			selected = append(selected, s)
+		}
+	}
+	return selected, nil
+}
+
+// needsBuild reports whether any of the steps needs goroot/bin/go.
+func needsBuild(selected []step) bool {
+	for _, s := range selected {
+		if !s.tree {
+			return true
+		}
+	}
+	return false
 }
 
 // applyFresh applies patches/ onto a new checkout of the upstream tag, so a

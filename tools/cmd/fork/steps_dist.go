@@ -42,7 +42,7 @@ func within(d time.Duration, what string, run func(context.Context, fork.Repo) e
 // distpack makes dist/ if it is not made from goroot/'s tree, and checks
 // that it holds exactly the expected files with the sums it records.
 func distpack(ctx context.Context, r fork.Repo) error {
-	if err := r.Distpack(ctx, false, logf); err != nil {
+	if err := r.Distpack(ctx, false, false, logf); err != nil {
 		return err
 	}
 	version, err := r.Version()

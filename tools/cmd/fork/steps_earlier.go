@@ -41,8 +41,8 @@ var (
 )
 
 // claimCatchesPerMCount builds the runtime of patches/ at
-// earlier.PerMCount, the per-M count of unlocks that issue 13 found
-// without a bound, with today's lock_bound_test.go (and
+// earlier.PerMCount, the per-M count of unlocks, which does not bound a
+// wait when an M's unlocks alternate between two mutexes, with today's lock_bound_test.go (and
 // earlier.PerMCountShim), and runs TestRuntimeMutexClaim on it claimRuns
 // times. Every run must report that no claim showed, which that design
 // never makes and today's always does (so the overlay took effect), and at

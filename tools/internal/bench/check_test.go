@@ -46,7 +46,7 @@ func fakeRun(t *testing.T) CheckInput {
 	if err := os.WriteFile(filepath.Join(dir, in.Tables[0].File), data, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	plots, err := writePlots(dir, in.Workloads, in.Toolchains, in.Results)
+	plots, err := writePlots(dir, in.Workloads, in.Toolchains, in.Results, "a test run")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@
 package bench
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -91,6 +92,26 @@ type Options struct {
 	Timeout      time.Duration // -test.timeout for one run of one test binary
 	Publish      string        // if set, publish this finished run instead of running (see Publish)
 	Pool         []string      // if set, pool these finished runs instead of running (see Pool)
+	Results      bool          // write ResultsFile from the published pool instead of running
+	Replot       string        // if set, draw this finished run's plots again from its tables instead of running (see Replot)
+
+	// MakeFork, if set, makes sure the fork in goroot/ is built, building
+	// it if need be. Run calls it only when it is about to use the fork:
+	// never for -n, -publish or -pool, or a run without the fork.
+	MakeFork func(ctx context.Context, root string) error
+}
+
+// makeFork calls o.MakeFork if the run uses the fork.
+func (o Options) makeFork(ctx context.Context, root string) error {
+	if o.MakeFork == nil {
+		return nil
+	}
+	for _, t := range o.Toolchains {
+		if t.Fork() {
+			return o.MakeFork(ctx, root)
+		}
+	}
+	return nil
 }
 
 // Defaults for the two modes. Full mode's benchtime was chosen with
@@ -104,9 +125,9 @@ var (
 	quickBenchtime = "100x"
 	fullBenchtime  = "150ms"
 
-	// -runtime: the same GOMAXPROCS as a full run (issue 13's targets
-	// are stated for 1-32); the runtime's benchmarks run longer per
-	// iteration.
+	// -runtime: the same GOMAXPROCS as a full run (the targets of
+	// bench/README.md are stated for 1-32); the runtime's benchmarks run
+	// longer per iteration.
 	runtimeCPUs       = []int{1, 2, 4, 8, 16, 32}
 	runtimeBenchtime  = "200ms"
 	runtimeToolchains = "spinbit,nospinbit,go1.24"
@@ -172,6 +193,8 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.StringVar(&o.Root, "root", "", "repository root (default: found from the working directory)")
 	fs.DurationVar(&o.Timeout, "timeout", 0, "limit for one run of one test binary (default 3m with -quick, 15m otherwise)")
 	fs.StringVar(&o.Publish, "publish", "", "run nothing: copy the tables and plots of the finished full run in this folder (relative to the repository root, such as bench/results/latest) to "+ReportDir+"/, which is committed")
+	fs.BoolVar(&o.Results, "results", false, "run nothing: write "+ResultsFile+", the significant differences and missed targets of the pool published in "+ReportDir+"/pooled/ (-publish of a pool does it too)")
+	fs.StringVar(&o.Replot, "replot", "", "run nothing: draw the plots of the finished or published run in this folder (relative to the repository root, such as "+ReportDir+"/pooled) again from its benchstat tables, for a run whose raw output is gone; the whiskers then show benchstat's confidence intervals")
 	pool := fs.String("pool", "", "run nothing: join these finished runs of the same code and settings (comma-separated folders, relative to the repository root) into one folder of tables and plots, with -out or in bench/results/pooled-<timestamp>")
 	if err := fs.Parse(args); err != nil {
 		return Options{}, err
@@ -190,6 +213,18 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		}
 		if len(o.Pool) < 2 {
 			return Options{}, fmt.Errorf("-pool %q: name at least two run folders, separated by commas", *pool)
+		}
+		return o, nil
+	}
+	if o.Replot != "" {
+		if other := flagsSetBut(fs, "replot", "root"); len(other) > 0 {
+			return Options{}, fmt.Errorf("-replot runs nothing, so %s would have no effect: leave it out", strings.Join(other, " "))
+		}
+		return o, nil
+	}
+	if o.Results {
+		if other := flagsSetBut(fs, "results", "root"); len(other) > 0 {
+			return Options{}, fmt.Errorf("-results runs nothing, so %s would have no effect: leave it out", strings.Join(other, " "))
 		}
 		return o, nil
 	}

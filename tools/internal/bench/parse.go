@@ -104,7 +104,9 @@ var (
 	MetricSwitch  = Metric{Title: "context switches per op (vcsw+ivcsw)", Units: []string{"vcsw/op", "ivcsw/op"}, Kind: "count"}
 	MetricP99     = Metric{Title: "p99 latency of one operation (p99-ns)", Units: []string{"p99-ns"}, Kind: "ns"}
 	MetricGap     = Metric{Title: "longest time a worker stood still (max-gap-ns)", Units: []string{"max-gap-ns"}, Kind: "ns"}
-	MetricCPUTime = Metric{Title: "CPU time per op", Units: []string{"cpu-ns/op"}, Kind: "ns"}
+	MetricCPUTime = Metric{Title: "CPU time per op (cpu-ns/op)", Units: []string{"cpu-ns/op"}, Kind: "ns"}
+	MetricMax     = Metric{Title: "longest wait of one operation (max-ns)", Units: []string{"max-ns"}, Kind: "ns"}
+	MetricMaxLock = Metric{Title: "longest wait for the lock (max-lock-ns)", Units: []string{"max-lock-ns"}, Kind: "ns"}
 )
 
 func (m Metric) value(r Result) (float64, bool) {

@@ -49,6 +49,9 @@ func resolvePaths(o *Options) (string, error) {
 	if o.Out != "" && !filepath.IsAbs(o.Out) {
 		o.Out = filepath.Join(root, o.Out)
 	}
+	if o.Replot != "" && !filepath.IsAbs(o.Replot) {
+		o.Replot = filepath.Join(root, o.Replot)
+	}
 	if o.Publish != "" && !filepath.IsAbs(o.Publish) {
 		o.Publish = filepath.Join(root, o.Publish)
 	}

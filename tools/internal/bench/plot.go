@@ -35,7 +35,7 @@ type Panel struct {
 const (
 	panelW, panelH                       = 460, 320
 	padLeft, padRight, padTop, padBottom = 72, 18, 34, 46
-	titleH, legendH                      = 34, 26
+	titleH, legendH, captionH            = 34, 26, 18
 )
 
 var seriesColors = map[string]string{
@@ -54,31 +54,45 @@ func colorOf(name string, i int) string {
 	return fallbackColors[i%len(fallbackColors)]
 }
 
-// WriteSVG draws the panels side by side under a title and a shared legend.
+// panelsPerRow is how many panels a plot puts side by side before it
+// starts another row, so that a plot of five panels stays readable when a
+// page scales it to its width.
+const panelsPerRow = 3
+
+// WriteSVG draws the panels in rows of up to panelsPerRow under a title
+// and a shared legend. The title's first line is bold; further lines
+// (after a newline) are a caption in the normal size.
 // The x axis is GOMAXPROCS on a log2 scale; the y axis is linear from zero,
 // or logarithmic when the values span more than a factor of 30.
 func WriteSVG(w io.Writer, title string, panels []Panel) error {
 	bw := bufio.NewWriter(w)
 	names := seriesNames(panels)
-	width := max(1, len(panels)) * panelW
-	height := titleH + legendH + panelH
+	lines := strings.Split(title, "\n")
+	top := titleH + captionH*(len(lines)-1)
+	cols := min(max(1, len(panels)), panelsPerRow)
+	rows := max(1, (len(panels)+panelsPerRow-1)/panelsPerRow)
+	width := cols * panelW
+	height := top + legendH + rows*panelH
 	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n",
 		width, height, width, height)
 	fmt.Fprintf(bw, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
-	fmt.Fprintf(bw, `<text x="%d" y="22" font-size="16" font-weight="bold">%s</text>`+"\n", padLeft, esc(title))
+	fmt.Fprintf(bw, `<text x="%d" y="22" font-size="16" font-weight="bold">%s</text>`+"\n", padLeft, esc(lines[0]))
+	for i, l := range lines[1:] {
+		fmt.Fprintf(bw, `<text x="%d" y="%d" font-size="13">%s</text>`+"\n", padLeft, titleH+captionH*i+6, esc(l))
+	}
 
 	// Legend.
 	x := padLeft
 	for i, n := range names {
 		c := colorOf(n, i)
-		y := titleH + legendH/2
+		y := top + legendH/2
 		fmt.Fprintf(bw, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="3"/>`, x, y, x+22, y, c)
 		fmt.Fprintf(bw, `<text x="%d" y="%d" dominant-baseline="middle">%s</text>`+"\n", x+28, y, esc(n))
 		x += 40 + 8*len(n)
 	}
 
 	for i, p := range panels {
-		fmt.Fprintf(bw, `<g transform="translate(%d,%d)">`+"\n", i*panelW, titleH+legendH)
+		fmt.Fprintf(bw, `<g transform="translate(%d,%d)">`+"\n", (i%panelsPerRow)*panelW, top+legendH+(i/panelsPerRow)*panelH)
 		drawPanel(bw, p, names)
 		fmt.Fprintln(bw, "</g>")
 	}
@@ -116,7 +130,10 @@ func drawPanel(w io.Writer, p Panel, names []string) {
 				seenX[pt.X] = true
 				xs = append(xs, pt.X)
 			}
-			ys = append(ys, pt.Y, pt.Lo, pt.Hi)
+			// The axis fits the medians; a whisker that reaches past it
+			// is cut at its end, so that one wide interval does not
+			// flatten every line of the panel.
+			ys = append(ys, pt.Y)
 		}
 	}
 	if len(xs) == 0 {
@@ -126,7 +143,9 @@ func drawPanel(w io.Writer, p Panel, names []string) {
 	sort.Ints(xs)
 	xpos := xScale(xs, plotW)
 	ys2, ticks := chooseYScale(ys)
-	ypos := func(v float64) float64 { return float64(padTop) + plotH*(1-ys2.frac(v)) }
+	ypos := func(v float64) float64 {
+		return float64(padTop) + plotH*(1-min(1, max(0, ys2.frac(max(v, math.SmallestNonzeroFloat64)))))
+	}
 
 	// Grid and y labels.
 	for _, t := range ticks {
@@ -145,7 +164,7 @@ func drawPanel(w io.Writer, p Panel, names []string) {
 	}
 	fmt.Fprintf(w, `<text x="%.1f" y="%d" text-anchor="middle">GOMAXPROCS</text>`+"\n", float64(padLeft)+plotW/2, panelH-6)
 	if ys2.log {
-		fmt.Fprintf(w, `<text x="%.1f" y="%d" text-anchor="end" fill="#888">log scale</text>`+"\n", float64(padLeft)+plotW, padTop-6)
+		fmt.Fprintf(w, `<text x="%.1f" y="%d" text-anchor="end" fill="#888">log scale</text>`+"\n", float64(padLeft)+plotW, panelH-6)
 	}
 
 	// Series: whiskers first, then lines and markers on top.
@@ -161,7 +180,7 @@ func drawPanel(w io.Writer, p Panel, names []string) {
 		}
 		fmt.Fprintf(w, `<polyline data-series="%s" points="%s" fill="none" stroke="%s" stroke-width="2"/>`+"\n", esc(s.Name), strings.Join(pts, " "), c)
 		for _, pt := range s.Points {
-			fmt.Fprintf(w, `<circle data-series="%s" cx="%.1f" cy="%.1f" r="3.5" fill="%s"><title>%s, GOMAXPROCS %d: %s (range %s to %s)</title></circle>`+"\n",
+			fmt.Fprintf(w, `<circle data-series="%s" cx="%.1f" cy="%.1f" r="3.5" fill="%s"><title>%s, GOMAXPROCS %d: %s (whisker %s to %s)</title></circle>`+"\n",
 				esc(s.Name), float64(padLeft)+xpos(pt.X), ypos(pt.Y), c,
 				esc(s.Name), pt.X, esc(formatValue(pt.Y, p.Kind)), esc(formatValue(pt.Lo, p.Kind)), esc(formatValue(pt.Hi, p.Kind)))
 		}

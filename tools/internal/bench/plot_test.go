@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -147,5 +148,45 @@ func TestFormatValue(t *testing.T) {
 		if got := formatValue(c.v, c.kind); got != c.want {
 			t.Errorf("formatValue(%v, %s) = %q, want %q", c.v, c.kind, got, c.want)
 		}
+	}
+}
+
+// Five panels wrap into two rows of at most three; the title's second line
+// is a caption; a whisker far past the medians is cut at the panel's edge.
+func TestWriteSVGRowsAndCaption(t *testing.T) {
+	pt := []Point{{X: 1, Y: 100, Lo: 1, Hi: 100000}, {X: 4, Y: 200, Lo: 190, Hi: 210}}
+	var panels []Panel
+	for i := 0; i < 5; i++ {
+		panels = append(panels, Panel{Title: fmt.Sprintf("panel %d", i), Kind: "ns", Series: []Series{{Name: "spinbit", Points: pt}}})
+	}
+	var buf bytes.Buffer
+	if err := WriteSVG(&buf, "Handoff\ncommit abc on a machine", panels); err != nil {
+		t.Fatal(err)
+	}
+	_, els := svgElements(t, buf.Bytes())
+	top := titleH + captionH
+	if w, h := attr(els[0], "width"), attr(els[0], "height"); w != strconv.Itoa(3*panelW) || h != strconv.Itoa(top+legendH+2*panelH) {
+		t.Errorf("svg %sx%s, want %dx%d", w, h, 3*panelW, top+legendH+2*panelH)
+	}
+	if !strings.Contains(buf.String(), ">commit abc on a machine</text>") {
+		t.Errorf("caption missing")
+	}
+	if !strings.Contains(buf.String(), fmt.Sprintf(`translate(%d,%d)`, panelW, top+legendH+panelH)) {
+		t.Errorf("the fifth panel is not second in the second row")
+	}
+	// Medians 100 and 200 give a linear axis; the whisker from 1 to 100000
+	// stays within the plot area.
+	for _, e := range els {
+		if e.Name.Local == "line" && attr(e, "stroke-opacity") == "0.5" {
+			for _, a := range []string{"y1", "y2"} {
+				y, _ := strconv.ParseFloat(attr(e, a), 64)
+				if y < padTop || y > float64(panelH-padBottom) {
+					t.Errorf("whisker %s = %v, outside the plot area %d..%d", a, y, padTop, panelH-padBottom)
+				}
+			}
+		}
+	}
+	if strings.Contains(buf.String(), "log scale") {
+		t.Errorf("a whisker chose a log scale")
 	}
 }

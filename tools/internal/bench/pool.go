@@ -198,12 +198,12 @@ func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs
 	}
 	sort.Strings(names)
 	s := Options{Runtime: first.Suite == "runtime"}.suite("")
-	tables, plots, err := writeTablesAndPlots(ctx, benchstat, outDir, tcs, s.Comparisons, names, results)
+	rec := pooledRecord(filepath.Base(outDir), recs)
+	tables, plots, err := writeTablesAndPlots(ctx, benchstat, outDir, tcs, s.Comparisons, names, results, plotCaption(rec, whiskersRange))
 	if err != nil {
 		return err
 	}
 
-	rec := pooledRecord(filepath.Base(outDir), recs)
 	rec.Tables = tables
 	for _, p := range plots {
 		rec.Plots = append(rec.Plots, filepath.ToSlash(p))

@@ -174,9 +174,24 @@ func TestPublishPooled(t *testing.T) {
 	finishedRun(t, pooled, func(r *Record) {
 		r.Pooled = []PooledRun{{Name: "run1", Commit: "a3080aa12345", Count: 10}, {Name: "run2", Commit: "a3080aa12345", Count: 10}}
 		r.Count = 20
+		// The fork's comparisons, from which Publish writes RESULTS.md.
+		for _, f := range []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt"} {
+			r.Tables = append(r.Tables, TableFile{Title: f, File: f})
+		}
 	}, "Select")
+	table, err := os.ReadFile(filepath.Join(pooled, "go1.24-vs-upstream.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt"} {
+		os.WriteFile(filepath.Join(pooled, f), table, 0o666)
+	}
 	if err := Publish(root, pooled, io.Discard); err != nil {
 		t.Fatal(err)
+	}
+	results, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ResultsFile)))
+	if err != nil || !strings.Contains(string(results), "pool pooled-x of 2 runs") {
+		t.Errorf("%s after publishing a pool: %v\n%s", ResultsFile, err, results)
 	}
 	report := filepath.Join(root, filepath.FromSlash(ReportDir))
 	if rec, err := ReadRecord(report); err != nil || rec.Name != "run1" {

@@ -56,13 +56,38 @@ func Publish(root, from string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if len(rec.Pooled) == 0 {
+		page = withSingleRunNote(page, rec.Suite)
+	}
 	page += reproduceText(rec)
 	if err := os.WriteFile(filepath.Join(dst, reportIndex), []byte(page), 0o666); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "published run %s (commit %s, %s) to %s: %d tables, %d plots\n",
 		rec.Name, rec.Provenance.Commit, rec.Start.Format("2006-01-02"), reportDirFor(rec), len(rec.Tables), len(rec.Plots))
+	if len(rec.Pooled) > 0 && rec.Suite == "" {
+		if err := WriteResults(root); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s from it\n", ResultsFile)
+	}
 	return nil
+}
+
+// singleRunNote heads the published page of a single run, whose verdicts
+// the next run of the same code may not repeat.
+func singleRunNote(suite string) string {
+	note := "> One run. Runs of the same code disagree on results that are close, so\n> the repository's results are those of the pool in [pooled/](pooled/README.md)"
+	if suite == "" {
+		note += ",\n> condensed in [bench/RESULTS.md](../RESULTS.md)"
+	}
+	return note + ".\n\n"
+}
+
+// withSingleRunNote puts singleRunNote under the page's title.
+func withSingleRunNote(page, suite string) string {
+	title, rest, _ := strings.Cut(page, "\n\n")
+	return title + "\n\n" + singleRunNote(suite) + rest
 }
 
 // reportDirFor is where Publish puts rec, relative to the repository root:

@@ -49,7 +49,7 @@ func TestPublish(t *testing.T) {
 	report := filepath.Join(root, filepath.FromSlash(ReportDir))
 	os.MkdirAll(report, 0o777)
 	// A file Publish did not write must survive it.
-	os.WriteFile(filepath.Join(report, "runtime-mutex-on-vs-off.txt"), []byte("kept"), 0o666)
+	os.WriteFile(filepath.Join(report, "notes.txt"), []byte("kept"), 0o666)
 
 	first := filepath.Join(root, "run1")
 	finishedRun(t, first, nil, "ChanContended", "Timers")
@@ -68,7 +68,7 @@ func TestPublish(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(report, "plots", "Timers.svg")); err == nil {
 		t.Error("the first run's Timers plot, which the second run lacks, was left behind")
 	}
-	if data, _ := os.ReadFile(filepath.Join(report, "runtime-mutex-on-vs-off.txt")); string(data) != "kept" {
+	if data, _ := os.ReadFile(filepath.Join(report, "notes.txt")); string(data) != "kept" {
 		t.Error("Publish removed a file it did not write")
 	}
 	if _, err := os.Stat(filepath.Join(report, "upstream.txt")); err == nil {
@@ -168,5 +168,24 @@ func TestPublishRuntime(t *testing.T) {
 		if err := Publish(t.TempDir(), run, io.Discard); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: Publish error = %v, want one mentioning %q", c.name, err, c.want)
 		}
+	}
+}
+
+// The single runs published in bench/report/ carry the note Publish puts
+// on a single run's page, so a reader does not take its verdicts for the
+// pool's.
+func TestPublishedSingleRunsCarryTheNote(t *testing.T) {
+	root := filepath.Join("..", "..", "..")
+	for _, suite := range []string{"", "runtime"} {
+		page, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ReportDirOf(suite)), reportIndex))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(page), singleRunNote(suite)) {
+			t.Errorf("%s/%s lacks the single-run note", ReportDirOf(suite), reportIndex)
+		}
+	}
+	if got := withSingleRunNote("# title\n\n- rest\n", ""); !strings.HasPrefix(got, "# title\n\n> One run.") || !strings.HasSuffix(got, "\n\n- rest\n") {
+		t.Errorf("withSingleRunNote = %q", got)
 	}
 }

@@ -21,18 +21,17 @@ func PlotFile(workload string) string {
 	return filepath.Join("plots", workload+".svg")
 }
 
-// WorkloadPanels builds the panels for one workload: time per op and
-// context switches per op against GOMAXPROCS, plus p99 latency for the
-// workloads that measure it and the longest gap for those that measure
-// that. results maps toolchain names to their results; order says which
-// toolchains to draw, in which order.
+// WorkloadPanels builds the panels for one workload against GOMAXPROCS:
+// time per op, CPU time per op where measured, context switches per op,
+// and for the workloads that measure them p99 latency, the longest wait
+// and the longest gap. results maps toolchain names to their results;
+// order says which toolchains to draw, in which order.
 func WorkloadPanels(workload string, order []string, results map[string][]Result) []Panel {
-	metrics := []Metric{MetricTime, MetricSwitch}
-	if hasUnit(results, workload, "p99-ns") {
-		metrics = append(metrics, MetricP99)
-	}
-	if hasUnit(results, workload, "max-gap-ns") {
-		metrics = append(metrics, MetricGap)
+	var metrics []Metric
+	for _, m := range plotMetrics {
+		if m.always || hasUnit(results, workload, m.Units[0]) {
+			metrics = append(metrics, m.Metric)
+		}
 	}
 	var panels []Panel
 	for _, m := range metrics {
@@ -51,6 +50,21 @@ func WorkloadPanels(workload string, order []string, results map[string][]Result
 	return panels
 }
 
+// plotMetrics are the panels a plot may have, in order; all but the
+// always ones only for workloads that report the metric.
+var plotMetrics = []struct {
+	Metric
+	always bool
+}{
+	{MetricTime, true},
+	{MetricCPUTime, false},
+	{MetricSwitch, true},
+	{MetricP99, false},
+	{MetricMax, false},
+	{MetricGap, false},
+	{MetricMaxLock, false},
+}
+
 func hasUnit(results map[string][]Result, workload, unit string) bool {
 	for _, rs := range results {
 		for _, r := range rs {
@@ -62,17 +76,33 @@ func hasUnit(results map[string][]Result, workload, unit string) bool {
 	return false
 }
 
-// writePlots writes one SVG per workload and returns their paths relative
-// to dir.
-func writePlots(dir string, workloads, order []string, results map[string][]Result) ([]string, error) {
+// Whiskers of the plots drawn from a run's raw output, and of those drawn
+// from benchstat's tables (Replot).
+const (
+	whiskersRange = "whiskers show the range of the samples"
+	whiskersCI    = "whiskers show benchstat's 95% confidence interval of the median"
+)
+
+// plotCaption is the lines under a plot's title: what it was made from,
+// so that a plot shown on its own still says so.
+func plotCaption(rec Record, whiskers string) string {
+	what := fmt.Sprintf("run %s", rec.Name)
+	if len(rec.Pooled) > 0 {
+		what = fmt.Sprintf("pool %s of %d runs", rec.Name, len(rec.Pooled))
+	}
+	return fmt.Sprintf("commit %.7s on %s, %s\nmedian of %d samples; %s", rec.Provenance.Commit, rec.Host, what, rec.Count, whiskers)
+}
+
+// writePlots writes one SVG per workload, titled with the workload and
+// caption, and returns their paths relative to dir.
+func writePlots(dir string, workloads, order []string, results map[string][]Result, caption string) ([]string, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o777); err != nil {
 		return nil, err
 	}
 	var files []string
 	for _, w := range workloads {
 		var buf bytes.Buffer
-		title := w + ": median of repetitions, whiskers show the range"
-		if err := WriteSVG(&buf, title, WorkloadPanels(w, order, results)); err != nil {
+		if err := WriteSVG(&buf, w+"\n"+caption, WorkloadPanels(w, order, results)); err != nil {
 			return nil, err
 		}
 		rel := PlotFile(w)
@@ -155,7 +185,7 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 		}
 	}
 
-	b.WriteString("## Plots\n\nOne per workload: time per op and context switches per op (and p99 latency or the longest gap where measured) against GOMAXPROCS, one line per toolchain.\n\n")
+	b.WriteString("## Plots\n\nOne per workload, against GOMAXPROCS, one line per toolchain: time per op, CPU time per op, context switches per op, and where measured p99 latency, the longest wait and the longest gap. Each names its commit, machine and run or pool under its title.\n\n")
 	plots := append([]string(nil), r.Plots...)
 	sort.Strings(plots)
 	for _, p := range plots {
@@ -207,7 +237,8 @@ func report(ctx context.Context, in reportInput, stdout io.Writer) error {
 	for _, n := range in.Names {
 		workloads = append(workloads, strings.TrimPrefix(n, "Benchmark"))
 	}
-	tables, plots, err := writeTablesAndPlots(ctx, in.Benchstat, outDir, in.Toolchains, in.Suite.Comparisons, workloads, in.Results)
+	caption := plotCaption(Record{Name: filepath.Base(outDir), Host: hostCPU(in.Toolchains), Count: in.Options.Count, Provenance: in.Provenance}, whiskersRange)
+	tables, plots, err := writeTablesAndPlots(ctx, in.Benchstat, outDir, in.Toolchains, in.Suite.Comparisons, workloads, in.Results, caption)
 	if err != nil {
 		return err
 	}
@@ -252,12 +283,12 @@ func report(ctx context.Context, in reportInput, stdout io.Writer) error {
 // writeTablesAndPlots writes the benchstat tables of the comparisons and
 // one plot per workload, from the raw output of tcs in outDir and its
 // parsed results.
-func writeTablesAndPlots(ctx context.Context, benchstat, outDir string, tcs []*prepared, comparisons []Comparison, workloads []string, results map[string][]Result) ([]TableFile, []string, error) {
+func writeTablesAndPlots(ctx context.Context, benchstat, outDir string, tcs []*prepared, comparisons []Comparison, workloads []string, results map[string][]Result, caption string) ([]TableFile, []string, error) {
 	tables, err := writeTables(ctx, benchstat, outDir, tcs, comparisons)
 	if err != nil {
 		return nil, nil, err
 	}
-	plots, err := writePlots(outDir, workloads, toolchainNames(tcs), results)
+	plots, err := writePlots(outDir, workloads, toolchainNames(tcs), results, caption)
 	if err != nil {
 		return nil, nil, err
 	}

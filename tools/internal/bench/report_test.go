@@ -37,6 +37,18 @@ func TestWorkloadPanels(t *testing.T) {
 	if pts := sw.Series[1].Points; len(pts) != 2 || pts[0].X != 1 || pts[1].X != 4 || pts[1].Y != 3 {
 		t.Errorf("upstream switches %+v, want vcsw+ivcsw = 3 at GOMAXPROCS 1 and 4", pts)
 	}
+	// CPU time and the longest wait get panels where measured.
+	cpuMax, err := ParseOutput(strings.NewReader("BenchmarkCapture-4\t10\t50 ns/op\t80 cpu-ns/op\t1 vcsw/op\t0 ivcsw/op\t900 p99-ns\t5000000 max-ns\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	titles = nil
+	for _, p := range WorkloadPanels("Capture", []string{"spinbit"}, map[string][]Result{"spinbit": cpuMax}) {
+		titles = append(titles, p.Title)
+	}
+	if want := []string{MetricTime.Title, MetricCPUTime.Title, MetricSwitch.Title, MetricP99.Title, MetricMax.Title}; strings.Join(titles, "|") != strings.Join(want, "|") {
+		t.Errorf("Capture panels %q, want %q", titles, want)
+	}
 	// A workload without latency metrics gets the two panels only.
 	if sel := WorkloadPanels("Select", []string{"upstream"}, results); len(sel) != 2 || len(sel[0].Series) != 1 || len(sel[1].Series) != 0 {
 		t.Errorf("Select panels %+v, want time with one line and an empty switch panel", sel)

@@ -18,6 +18,20 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.Replot != "" {
+		if err := Replot(o.Replot); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "drew the plots of %s again from its tables\n", o.Replot)
+		return nil
+	}
+	if o.Results {
+		if err := WriteResults(root); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", ResultsFile)
+		return nil
+	}
 	if o.Publish != "" {
 		return Publish(root, o.Publish, stdout)
 	}
@@ -25,6 +39,12 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		return Pool(ctx, root, o.Pool, o.Out, stdout)
 	}
 	s := o.suite(root)
+	if s.ownBenchmarks() && !o.DryRun {
+		// The plan lists the benchmarks of the fork's own runtime.
+		if err := o.makeFork(ctx, root); err != nil {
+			return err
+		}
+	}
 	names, err := s.plannedBenchmarks(o.Bench)
 	if err != nil {
 		return err
@@ -47,6 +67,9 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		if err := checkValgrind(); err != nil {
 			return err
 		}
+	}
+	if err := o.makeFork(ctx, root); err != nil {
+		return err
 	}
 
 	// Resolve and probe every toolchain before building anything, so that a

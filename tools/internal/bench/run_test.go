@@ -2,6 +2,8 @@ package bench
 
 import (
 	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -88,5 +90,52 @@ func TestPrepareFork(t *testing.T) {
 	_, err = prepare(ctx, root, spin)
 	if err == nil || !strings.Contains(err.Error(), "not built") || !strings.Contains(err.Error(), "./make.bash") {
 		t.Errorf("missing fork: error = %v, want one saying to run ./make.bash", err)
+	}
+}
+
+// -n answers from the source of bench/ alone: it must not build the fork.
+// A real run makes sure of the fork before it builds anything else.
+func TestRunMakesTheForkOnlyWhenItRuns(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"bench", "tools"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(root, "bench", "go.mod"), []byte("module b\n"), 0o666)
+	os.WriteFile(filepath.Join(root, "tools", "go.mod"), []byte("module t\n"), 0o666)
+	src := "package b\n\nimport \"testing\"\n\nfunc BenchmarkWork(b *testing.B) {}\n"
+	if err := os.WriteFile(filepath.Join(root, "bench", "work_test.go"), []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	errMade := errors.New("MakeFork called")
+	parse := func(args ...string) Options {
+		t.Helper()
+		o, err := ParseFlags(append(args, "-root", root), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.MakeFork = func(context.Context, string) error { return errMade }
+		return o
+	}
+	ctx := context.Background()
+	var out strings.Builder
+	if err := Run(ctx, parse("-n"), &out); err != nil {
+		t.Errorf("-n: %v", err)
+	}
+	if !strings.Contains(out.String(), "estimate:") {
+		t.Errorf("-n printed %q, want the estimate", out.String())
+	}
+	if err := Run(ctx, parse("-quick"), io.Discard); !errors.Is(err, errMade) {
+		t.Errorf("-quick: error %v, want MakeFork's", err)
+	}
+	if err := parse("-quick", "-toolchains", "upstream,go1.24").makeFork(ctx, root); err != nil {
+		t.Errorf("a run without the fork called MakeFork: %v", err)
+	}
+	// -runtime plans from the fork's runtime source: with -n and no goroot/
+	// it says what to run, without building.
+	err := Run(ctx, parse("-runtime", "-n"), io.Discard)
+	if err == nil || errors.Is(err, errMade) || !strings.Contains(err.Error(), "./make.bash") {
+		t.Errorf("-runtime -n without goroot/: error %v, want one naming ./make.bash", err)
 	}
 }

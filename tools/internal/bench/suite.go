@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -58,6 +59,11 @@ func (s suite) ownBenchmarks() bool { return s.Name == "runtime" }
 // source of bench/ or of the fork's runtime.
 func (s suite) plannedBenchmarks(pattern string) ([]string, error) {
 	dir := s.pkgDir(filepath.Join(s.root, "goroot"))
+	if s.ownBenchmarks() {
+		if _, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("the %s benchmarks are the fork's own, in %s, which is missing: run ./make.bash (or ./tools/patch.bash apply, to lay out the source only) first", s.Name, dir)
+		}
+	}
 	names, err := SourceBenchmarks(dir, pattern)
 	if err != nil {
 		return nil, err

@@ -14,9 +14,9 @@ import (
 )
 
 // PerMCount is the last go-spinbit commit whose patches bounded a wait with
-// a per-M count of unlocks and a forced wakeup every 1<<18 of them, the
-// design issue 13 found without a bound; the next commit replaced it with
-// the per-mutex claim.
+// a per-M count of unlocks and a forced wakeup every 1<<18 of them, a
+// design with no bound when an M's unlocks alternate between a busy mutex
+// and an idle one; the next commit replaced it with the per-mutex claim.
 const PerMCount = "c0597c4d271180c70dd0c3917dc91dd4c4afeb38"
 
 // PerMCountShimFile and PerMCountShim export from PerMCount's runtime the

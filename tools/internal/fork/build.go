@@ -13,9 +13,10 @@ import (
 )
 
 // builtFile, inside goroot/.git, records what the last successful
-// src/make.bash built: the tree of the HEAD commit (so that rewording or
-// reordering commits without changing the result costs no rebuild) and the
-// GOEXPERIMENT baked in.
+// src/make.bash built: the tree of the HEAD commit, so that rewording or
+// reordering commits without changing the result costs no rebuild. (The
+// stamp ends "GOEXPERIMENT=" as stamps did when a build could bake one in;
+// CheckBuildEnv now refuses that, so it is always empty.)
 func (r Repo) builtFile() string { return filepath.Join(r.Goroot(), ".git", "spinbit-built") }
 
 // GoCommand is the fork's go command.
@@ -27,7 +28,19 @@ func (r Repo) buildStamp() (string, error) {
 		return "", err
 	}
 	tree := strings.TrimSpace(out)
-	return "tree " + tree + " GOEXPERIMENT=" + os.Getenv("GOEXPERIMENT") + "\n", nil
+	return "tree " + tree + " GOEXPERIMENT=\n", nil
+}
+
+// CheckBuildEnv refuses an environment in which src/make.bash would build
+// something other than the fork as users run it: with GOEXPERIMENT set, the
+// experiments named would become the toolchain's defaults, and nothing in
+// its version would show it. getenv is os.Getenv outside tests.
+func CheckBuildEnv(getenv func(string) string) error {
+	if exp := getenv("GOEXPERIMENT"); exp != "" {
+		return fmt.Errorf("GOEXPERIMENT=%s is set in the environment: Go's src/make.bash would make it the default of the toolchain it builds. "+
+			"Unset it to build the fork (env -u GOEXPERIMENT ./make.bash); to build a program with it, set it when you run goroot/bin/go instead", exp)
+	}
+	return nil
 }
 
 // UpToDate reports whether goroot/bin/go was built from the tree at HEAD.
@@ -44,10 +57,26 @@ func (r Repo) UpToDate() bool {
 	return err == nil
 }
 
+// Make does what ./make.bash does: it refuses an environment that would
+// build something else (CheckBuildEnv), lays out and patches goroot/
+// (Prepare), and builds it (Build) unless it is up to date.
+func (r Repo) Make(ctx context.Context, force bool, logf func(string, ...any)) error {
+	if err := CheckBuildEnv(os.Getenv); err != nil {
+		return err
+	}
+	if err := r.Prepare(ctx, false, logf); err != nil {
+		return err
+	}
+	return r.Build(ctx, force, logf)
+}
+
 // Build runs the tree's src/make.bash, bootstrapped with the go command on
 // PATH (see Bootstrap), unless goroot/bin/go is already built from the tree
 // at HEAD.
 func (r Repo) Build(ctx context.Context, force bool, logf func(string, ...any)) error {
+	if err := CheckBuildEnv(os.Getenv); err != nil {
+		return err
+	}
 	if !force && r.UpToDate() {
 		logf("goroot/bin/go is up to date")
 		return nil
@@ -57,9 +86,6 @@ func (r Repo) Build(ctx context.Context, force bool, logf func(string, ...any)) 
 		return err
 	}
 	os.Remove(r.builtFile())
-	if exp := os.Getenv("GOEXPERIMENT"); exp != "" {
-		logf("GOEXPERIMENT=%s is set: the toolchain will have it as its default", exp)
-	}
 	if err := r.makeBash(ctx, r.Goroot(), Platform{}, false, logf); err != nil {
 		return err
 	}

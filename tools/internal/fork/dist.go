@@ -35,8 +35,33 @@ func (r Repo) ProxyDir() string { return filepath.Join(r.DistDir(), "proxy") }
 // sha256sum, so that `sha256sum -c SHA256SUMS` checks the files.
 const SumsFile = "SHA256SUMS"
 
-// distStamp records, in DistDir, the goroot/ tree the files were made from.
+// distStamp records, in DistDir, the goroot/ tree the files were made from,
+// and whether they are the host's only (see distStampText).
 const distStamp = "STAMP"
+
+// distStampText is the content of distStamp for files made from the tree
+// whose build stamp is build, for every platform or for the host only.
+func distStampText(build string, hostOnly bool) string {
+	if hostOnly {
+		return build + "host only\n"
+	}
+	return build
+}
+
+// stampSatisfies reports whether dist/ with the stamp old serves a request
+// for the files of build, for the host only or for every platform: every
+// platform's files serve both requests, the host's only serve only theirs.
+func stampSatisfies(old, build string, hostOnly bool) bool {
+	return old == distStampText(build, false) || hostOnly && old == distStampText(build, true)
+}
+
+// distPlatforms is what Distpack makes: the host only, or DistPlatforms.
+func distPlatforms(host Platform, hostOnly bool) []Platform {
+	if hostOnly {
+		return []Platform{host}
+	}
+	return DistPlatforms(host)
+}
 
 // DistPlatforms is the host followed by the DistTargets that are not it.
 func DistPlatforms(host Platform) []Platform {
@@ -65,8 +90,14 @@ const ModuleDir = "proxy/golang.org/toolchain/@v"
 // on host, relative to DistDir, sorted. SumsFile and distStamp are not in
 // it.
 func DistFiles(version string, host Platform) []string {
+	return distFilesOf(version, DistPlatforms(host))
+}
+
+// distFilesOf lists the files of DistDir for version and the platforms ps,
+// as DistFiles does for every platform.
+func distFilesOf(version string, ps []Platform) []string {
 	files := []string{version + ".src.tar.gz", ModuleDir + "/list"}
-	for _, p := range DistPlatforms(host) {
+	for _, p := range ps {
 		mv := toolchain.ModuleVersion(version, p.Dash())
 		files = append(files, ArchiveName(version, p),
 			ModuleDir+"/"+mv+".info", ModuleDir+"/"+mv+".mod", ModuleDir+"/"+mv+".zip")
@@ -75,15 +106,19 @@ func DistFiles(version string, host Platform) []string {
 	return files
 }
 
-// DistUpToDate reports whether DistDir holds the files of the tree that
-// goroot/bin/go was built from.
-func (r Repo) DistUpToDate() bool {
+// DistUpToDate reports whether DistDir holds the files of every platform,
+// made from the tree that goroot/bin/go was built from.
+func (r Repo) DistUpToDate() bool { return r.distUpToDate(false) }
+
+// distUpToDate is DistUpToDate, or with hostOnly whether DistDir holds at
+// least the host's files of that tree.
+func (r Repo) distUpToDate(hostOnly bool) bool {
 	stamp, err := r.buildStamp()
 	if err != nil || !r.UpToDate() {
 		return false
 	}
 	old, err := os.ReadFile(filepath.Join(r.DistDir(), distStamp))
-	return err == nil && string(old) == stamp
+	return err == nil && stampSatisfies(string(old), stamp, hostOnly)
 }
 
 // Distpack runs Go's cmd/distpack for the host (on goroot/ as built) and
@@ -92,9 +127,14 @@ func (r Repo) DistUpToDate() bool {
 // the binary archives, the source archive and the toolchain module files
 // into DistDir: the archives at its top, the module files laid out as a
 // module proxy under proxy/, and SHA256SUMS over all of them. goroot/ must
-// hold exactly patches/, built (see Build). It does nothing if DistDir is
-// already made from the same tree, unless force is set.
-func (r Repo) Distpack(ctx context.Context, force bool, logf func(string, ...any)) error {
+// hold exactly patches/, built (see Build). With hostOnly it makes the
+// host's files only, with no cross build, for local use. It does nothing if
+// DistDir already holds what is asked for, made from the same tree, unless
+// force is set.
+func (r Repo) Distpack(ctx context.Context, force, hostOnly bool, logf func(string, ...any)) error {
+	if err := CheckBuildEnv(os.Getenv); err != nil {
+		return err
+	}
 	if p := r.BuildProblem(); p != "" {
 		return fmt.Errorf("cannot distpack: %s", p)
 	}
@@ -102,7 +142,7 @@ func (r Repo) Distpack(ctx context.Context, force bool, logf func(string, ...any
 		return fmt.Errorf("cannot distpack: goroot/ holds the toolchain module's _go.mod files, which an older ./make.bash laid out; " +
 			"the archives would hold them twice: move goroot/ away and run ./make.bash again")
 	}
-	if !force && r.DistUpToDate() {
+	if !force && r.distUpToDate(hostOnly) {
 		logf("dist/ is up to date")
 		return nil
 	}
@@ -122,6 +162,8 @@ func (r Repo) Distpack(ctx context.Context, force bool, logf func(string, ...any
 		return err
 	}
 	host := Host()
+	platforms := distPlatforms(host, hostOnly)
+	files := distFilesOf(version, platforms)
 	if err := r.distpackHost(ctx, logf); err != nil {
 		return err
 	}
@@ -133,7 +175,7 @@ func (r Repo) Distpack(ctx context.Context, force bool, logf func(string, ...any
 	// archive must come out the same as goroot/'s.
 	work := r.Root + "/dist.work"
 	defer os.RemoveAll(work)
-	for _, p := range DistPlatforms(host)[1:] {
+	for _, p := range platforms[1:] {
 		if err := r.exportHead(ctx, work); err != nil {
 			return err
 		}
@@ -145,24 +187,24 @@ func (r Repo) Distpack(ctx context.Context, force bool, logf func(string, ...any
 		}
 	}
 	var versions []string
-	for _, p := range DistPlatforms(host) {
+	for _, p := range platforms {
 		versions = append(versions, toolchain.ModuleVersion(version, p.Dash()))
 	}
 	sort.Strings(versions)
 	if err := os.WriteFile(filepath.Join(tmp, ModuleDir, "list"), []byte(strings.Join(versions, "\n")+"\n"), 0o644); err != nil {
 		return err
 	}
-	if err := CheckDistFiles(tmp, DistFiles(version, host)); err != nil {
+	if err := CheckDistFiles(tmp, files); err != nil {
 		return err
 	}
-	sums, err := SumFiles(tmp, DistFiles(version, host))
+	sums, err := SumFiles(tmp, files)
 	if err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(tmp, SumsFile), sums, 0o644); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(tmp, distStamp), []byte(stamp), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(tmp, distStamp), []byte(distStampText(stamp, hostOnly)), 0o644); err != nil {
 		return err
 	}
 	if err := os.RemoveAll(r.DistDir()); err != nil {
@@ -171,7 +213,7 @@ func (r Repo) Distpack(ctx context.Context, force bool, logf func(string, ...any
 	if err := os.Rename(tmp, r.DistDir()); err != nil {
 		return err
 	}
-	logf("wrote %d files and %s to dist/", len(DistFiles(version, host)), SumsFile)
+	logf("wrote %d files and %s to dist/", len(files), SumsFile)
 	return nil
 }
 

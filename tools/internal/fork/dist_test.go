@@ -136,3 +136,43 @@ func TestSums(t *testing.T) {
 		t.Errorf("CheckSums of an empty sums file succeeded")
 	}
 }
+
+func TestDistHostOnly(t *testing.T) {
+	host := Platform{"linux", "amd64"}
+	files := distFilesOf("go1.23.12-spinbit", distPlatforms(host, true))
+	want := []string{
+		"go1.23.12-spinbit.linux-amd64.tar.gz",
+		"go1.23.12-spinbit.src.tar.gz",
+		"proxy/golang.org/toolchain/@v/list",
+		"proxy/golang.org/toolchain/@v/v0.0.1-go1.23.12-spinbit.linux-amd64.info",
+		"proxy/golang.org/toolchain/@v/v0.0.1-go1.23.12-spinbit.linux-amd64.mod",
+		"proxy/golang.org/toolchain/@v/v0.0.1-go1.23.12-spinbit.linux-amd64.zip",
+	}
+	if strings.Join(files, " ") != strings.Join(want, " ") {
+		t.Errorf("host-only files = %v, want %v", files, want)
+	}
+	if got := distPlatforms(host, false); len(got) != 1+len(DistTargets) {
+		t.Errorf("every platform = %v", got)
+	}
+
+	const build = "tree abc GOEXPERIMENT=\n"
+	all, hostOnly := distStampText(build, false), distStampText(build, true)
+	if all == hostOnly {
+		t.Fatalf("the stamps of a host-only and a full dist/ are the same: %q", all)
+	}
+	for _, tc := range []struct {
+		old      string
+		hostOnly bool
+		want     bool
+	}{
+		{all, false, true},
+		{all, true, true},        // every platform's files hold the host's
+		{hostOnly, true, true},   // the host's files again
+		{hostOnly, false, false}, // the cross builds are missing
+		{distStampText("tree def GOEXPERIMENT=\n", false), true, false},
+	} {
+		if got := stampSatisfies(tc.old, build, tc.hostOnly); got != tc.want {
+			t.Errorf("stampSatisfies(%q, hostOnly %v) = %v, want %v", tc.old, tc.hostOnly, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package fork
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -209,13 +210,67 @@ func TestBuildStampFollowsTheTree(t *testing.T) {
 	if again, _ := r.buildStamp(); again != stamp {
 		t.Errorf("stamp after a reword = %q, want %q", again, stamp)
 	}
-	// A change to the tree or to GOEXPERIMENT changes it.
+	// A change to the tree changes it.
 	commitFile(t, r.Goroot(), "src/a.go", "package a\n\nconst A = 3\n", "a: change A again")
-	if again, _ := r.buildStamp(); again == stamp {
+	changed, _ := r.buildStamp()
+	if changed == stamp {
 		t.Errorf("stamp unchanged after the tree changed")
 	}
+	// GOEXPERIMENT in the environment does not: a build with it is refused.
 	t.Setenv("GOEXPERIMENT", "nospinbitmutex")
-	if again, _ := r.buildStamp(); !strings.HasSuffix(again, "GOEXPERIMENT=nospinbitmutex\n") {
-		t.Errorf("stamp = %q, want it to name GOEXPERIMENT", again)
+	if again, _ := r.buildStamp(); again != changed {
+		t.Errorf("stamp with GOEXPERIMENT set = %q, want %q", again, changed)
+	}
+}
+
+func TestBuildRefusesGOEXPERIMENT(t *testing.T) {
+	env := func(exp string) func(string) string {
+		return func(k string) string {
+			if k == "GOEXPERIMENT" {
+				return exp
+			}
+			return ""
+		}
+	}
+	if err := CheckBuildEnv(env("")); err != nil {
+		t.Errorf("CheckBuildEnv without GOEXPERIMENT: %v", err)
+	}
+	err := CheckBuildEnv(env("nospinbitmutex"))
+	if err == nil || !strings.Contains(err.Error(), "GOEXPERIMENT=nospinbitmutex") || !strings.Contains(err.Error(), "env -u GOEXPERIMENT") {
+		t.Errorf("CheckBuildEnv(GOEXPERIMENT=nospinbitmutex) = %v, want an error naming it and the fix", err)
+	}
+	// Build refuses before it looks at goroot/, so the tree need not exist.
+	t.Setenv("GOEXPERIMENT", "nospinbitmutex")
+	r := Repo{Root: t.TempDir()}
+	if err := r.Build(context.Background(), false, t.Logf); err == nil || !strings.Contains(err.Error(), "GOEXPERIMENT") {
+		t.Errorf("Build with GOEXPERIMENT set = %v, want a refusal naming it", err)
+	}
+}
+
+// The scripts that may build the fork refuse GOEXPERIMENT before the go on
+// PATH builds the tools with it (a go that lacks the experiment would stop
+// with a message about itself, not about the fork).
+func TestScriptsRefuseGOEXPERIMENT(t *testing.T) {
+	run := func(exp string) (string, error) {
+		cmd := exec.Command("bash", "-c", `source ../../refuse-goexperiment.bash && refuse_goexperiment make.bash && echo accepted`)
+		cmd.Env = append(os.Environ(), "GOEXPERIMENT="+exp)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run(""); err != nil || !strings.Contains(out, "accepted") {
+		t.Errorf("with GOEXPERIMENT empty: %v\n%s", err, out)
+	}
+	out, err := run("nospinbitmutex")
+	if err == nil || strings.Contains(out, "accepted") || !strings.Contains(out, "GOEXPERIMENT=nospinbitmutex") || !strings.Contains(out, "env -u GOEXPERIMENT ./make.bash") {
+		t.Errorf("with GOEXPERIMENT=nospinbitmutex: %v\n%s\nwant a refusal naming it and the fix", err, out)
+	}
+	for _, script := range []string{"make.bash", "test.bash", "bench.bash"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "..", script))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "refuse_goexperiment "+script) {
+			t.Errorf("%s does not call refuse_goexperiment", script)
+		}
 	}
 }

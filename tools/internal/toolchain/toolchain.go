@@ -16,12 +16,16 @@ import (
 	"strings"
 )
 
+// MinGo is the oldest Go that runs the tools: the go line of tools/go.mod.
+// The scripts (tools/require-go.bash) and the docs name the same version.
+const MinGo = "1.22"
+
 // GoCommand returns the path of the go command on PATH, or an error that says
 // how to get one.
 func GoCommand() (string, error) {
 	p, err := exec.LookPath("go")
 	if err != nil {
-		return "", fmt.Errorf("no go command on PATH: install Go 1.21 or later (https://go.dev/dl) and put its bin directory on PATH")
+		return "", fmt.Errorf("no go command on PATH: install Go %s or later (https://go.dev/dl) and put its bin directory on PATH", MinGo)
 	}
 	return p, nil
 }

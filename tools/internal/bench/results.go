@@ -1,0 +1,333 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// ResultsFile is the page that condenses the published pool: its
+// significant differences and the targets it misses. It is written by
+// WriteResults, relative to the repository root.
+const ResultsFile = "bench/RESULTS.md"
+
+// A benchRow is one row of a benchstat comparison of two toolchains.
+type benchRow struct {
+	Name      string // benchmark with its -GOMAXPROCS suffix, as benchstat prints it
+	Base, New string // the medians, with benchstat's units
+	Delta     string // "+12.34%", or "~" when the difference is not significant
+	P         string // the p-value, such as "0.012"
+}
+
+// Significant reports whether benchstat found a difference.
+func (r benchRow) Significant() bool { return strings.HasSuffix(r.Delta, "%") }
+
+// Percent is the difference in percent; only for significant rows.
+func (r benchRow) Percent() float64 {
+	v, _ := strconv.ParseFloat(strings.TrimSuffix(r.Delta, "%"), 64)
+	return v
+}
+
+// Procs is the GOMAXPROCS of the row: its -N suffix, or 1 without one.
+func (r benchRow) Procs() int {
+	if i := strings.LastIndex(r.Name, "-"); i >= 0 {
+		if n, err := strconv.Atoi(r.Name[i+1:]); err == nil {
+			return n
+		}
+	}
+	return 1
+}
+
+// Workload is the row's benchmark without its -GOMAXPROCS suffix.
+func (r benchRow) Workload() string {
+	if i := strings.LastIndex(r.Name, "-"); i >= 0 && r.Procs() > 1 {
+		return r.Name[:i]
+	}
+	return r.Name
+}
+
+var benchRowRE = regexp.MustCompile(`^(\S+)\s+(\S+)\s+±\s*\S+\s+(\S+)\s+±\s*\S+\s+(~|[+-][0-9.]+%)\s+\(p=([0-9.]+) n=[0-9]+\)`)
+
+// parseRows reads the rows of a two-column benchstat comparison table.
+func parseRows(t Table) []benchRow {
+	var rows []benchRow
+	for _, line := range strings.Split(t.Text, "\n") {
+		m := benchRowRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		rows = append(rows, benchRow{Name: m[1], Base: withSeconds(m[2], t.Unit), New: withSeconds(m[3], t.Unit), Delta: m[4], P: m[5]})
+	}
+	return rows
+}
+
+// withSeconds adds the s that benchstat leaves out of the values of a
+// table in seconds ("654.0n" in a sec/op table is 654.0ns).
+func withSeconds(v, unit string) string {
+	if strings.HasSuffix(unit, "sec") || strings.HasSuffix(unit, "sec/op") {
+		return v + "s"
+	}
+	return v
+}
+
+// resultMetrics are the tables RESULTS.md condenses, in its order.
+var resultMetrics = []struct{ unit, title string }{
+	{"sec/op", "time per op"},
+	{"cpu-sec/op", "CPU time per op"},
+	{"max-sec", "longest wait"},
+	{"max-gap-sec", "Select's longest gap"},
+	{"p99-sec", "p99 wait"},
+}
+
+// throughputTarget lists the workloads whose throughput at GOMAXPROCS 2
+// and above must be within throughputMargin percent of the better peer.
+var throughputTarget = []string{"ChanContended", "Select", "Handoff", "SpawnStorm"}
+
+const throughputMargin = 3.0
+
+// A pooledReport is what WriteResults reads: the record of the published
+// pool and its comparisons of the fork with each peer.
+type pooledReport struct {
+	Rec             Record
+	VsUpstream      []Table // spinbit-vs-upstream.txt
+	VsGo124         []Table // spinbit-vs-go1.24.txt
+	Go124VsUpstream []Table // go1.24-vs-upstream.txt, for the better peer
+
+	// The -runtime pool, if one is published: the fork against its
+	// experiment off on the runtime's own mutex benchmarks.
+	Runtime         *Record
+	RuntimeVsNoSpin []Table // runtime/pooled/spinbit-vs-nospinbit.txt
+}
+
+// runtimeMetrics are the tables of the -runtime pool that RESULTS.md
+// condenses.
+var runtimeMetrics = []struct{ unit, title string }{
+	{"sec/op", "time per op"},
+	{"handoff-sec", "handoff time"},
+	{"max-lock-sec", "longest wait for the lock"},
+	{"max-wait-sec", "longest wait, a P included"},
+	{"p99-lock-sec", "p99 wait for the lock"},
+}
+
+func readPooledReport(dir string) (pooledReport, error) {
+	rec, err := ReadRecord(dir)
+	if err != nil {
+		return pooledReport{}, fmt.Errorf("no published pool in %s (%v): publish one with ./bench.bash -publish", dir, err)
+	}
+	p := pooledReport{Rec: rec}
+	rdir := filepath.Join(dir, "..", "runtime", "pooled")
+	if rrec, err := ReadRecord(rdir); err == nil {
+		data, err := os.ReadFile(filepath.Join(rdir, "spinbit-vs-nospinbit.txt"))
+		if err != nil {
+			return pooledReport{}, fmt.Errorf("the published -runtime pool lacks its table: %v", err)
+		}
+		p.Runtime, p.RuntimeVsNoSpin = &rrec, SplitTables(string(data))
+	}
+	for _, f := range []struct {
+		name string
+		into *[]Table
+	}{
+		{"spinbit-vs-upstream.txt", &p.VsUpstream},
+		{"spinbit-vs-go1.24.txt", &p.VsGo124},
+		{"go1.24-vs-upstream.txt", &p.Go124VsUpstream},
+	} {
+		data, err := os.ReadFile(filepath.Join(dir, f.name))
+		if err != nil {
+			return pooledReport{}, fmt.Errorf("the published pool lacks a table: %v", err)
+		}
+		*f.into = SplitTables(string(data))
+	}
+	return p, nil
+}
+
+func rowsOf(tables []Table, unit string) []benchRow {
+	t, ok := FindTable(tables, unit)
+	if !ok {
+		return nil
+	}
+	return parseRows(t)
+}
+
+// WriteResults writes ResultsFile from the pool published in
+// bench/report/pooled/.
+func WriteResults(root string) error {
+	dir := filepath.Join(root, filepath.FromSlash(ReportDir), "pooled")
+	p, err := readPooledReport(dir)
+	if err != nil {
+		return err
+	}
+	page := resultsMarkdown(p)
+	return os.WriteFile(filepath.Join(root, filepath.FromSlash(ResultsFile)), []byte(page), 0o666)
+}
+
+// resultsMarkdown renders RESULTS.md; links are relative to bench/.
+func resultsMarkdown(p pooledReport) string {
+	var b strings.Builder
+	rec := p.Rec
+	b.WriteString("# Benchmark results\n\n")
+	b.WriteString("Written by `./bench.bash -results` from the published pool in\n[report/pooled/](report/pooled/README.md); do not edit.\n\n")
+	fmt.Fprintf(&b, "- pool %s of %d runs: %s\n", rec.Name, len(rec.Pooled), pooledRuns(rec))
+	fmt.Fprintf(&b, "- host: %s\n", rec.Host)
+	fmt.Fprintf(&b, "- %d samples per median; benchtime %s; GOMAXPROCS %s\n", rec.Count, rec.Benchtime, joinInts(rec.CPUs))
+	var tcs []string
+	for _, t := range rec.Toolchains {
+		d := t.Name + " = " + t.Version
+		if t.Experiment != "" {
+			d += " with GOEXPERIMENT=" + t.Experiment
+		}
+		tcs = append(tcs, d)
+	}
+	fmt.Fprintf(&b, "- toolchains: %s\n\n", strings.Join(tcs, ", "))
+	b.WriteString("Only differences benchstat finds significant (p < 0.05) are listed; every\nother result is `~`. The targets are those of [README.md](README.md#targets).\n\n")
+
+	b.WriteString("## Targets missed\n\n")
+	misses := targetMisses(p)
+	if len(misses) == 0 {
+		b.WriteString("None.\n\n")
+	}
+	for _, m := range misses {
+		fmt.Fprintf(&b, "- %s\n", m)
+	}
+	if len(misses) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("The uncontended target (within 1% of go1.23.12 at GOMAXPROCS 1) is judged\nby `./bench.bash -instructions`, not by these timings.\n\n")
+
+	for _, c := range []struct {
+		title  string
+		tables []Table
+		base   string
+	}{
+		{"The fork against go1.23.12", p.VsUpstream, "go1.23.12"},
+		{"The fork against go1.24.13", p.VsGo124, "go1.24.13"},
+	} {
+		fmt.Fprintf(&b, "## %s\n\n", c.title)
+		fmt.Fprintf(&b, "| metric | benchmark | %s | fork | change | p |\n|---|---|---|---|---|---|\n", c.base)
+		n := 0
+		for _, m := range resultMetrics {
+			for _, r := range rowsOf(c.tables, m.unit) {
+				if r.Significant() {
+					fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", m.title, r.Name, r.Base, r.New, r.Delta, r.P)
+					n++
+				}
+			}
+		}
+		if n == 0 {
+			b.WriteString("| (none) | | | | | |\n")
+		}
+		b.WriteString("\n")
+	}
+	if p.Runtime != nil {
+		b.WriteString("## The runtime's own mutex benchmarks: the fork against its experiment off\n\n")
+		fmt.Fprintf(&b, "From [report/runtime/pooled/](report/runtime/pooled/README.md), pool %s of %s; %d samples per median. The experiment off is go1.23's mutex.\n\n", p.Runtime.Name, pooledRuns(*p.Runtime), p.Runtime.Count)
+		b.WriteString("| metric | benchmark | experiment off | fork | change | p |\n|---|---|---|---|---|---|\n")
+		for _, m := range runtimeMetrics {
+			for _, r := range rowsOf(p.RuntimeVsNoSpin, m.unit) {
+				if r.Significant() {
+					fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", m.title, r.Name, r.Base, r.New, r.Delta, r.P)
+				}
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// pooledRuns names the runs a pool joins, with their commits.
+func pooledRuns(rec Record) string {
+	var runs []string
+	for _, r := range rec.Pooled {
+		runs = append(runs, fmt.Sprintf("%s (commit `%.7s`)", r.Name, r.Commit))
+	}
+	return strings.Join(runs, ", ")
+}
+
+// targetMisses lists, in words, each result on the wrong side of a target
+// of bench/README.md that benchstat finds significant.
+func targetMisses(p pooledReport) []string {
+	var out []string
+	for _, unit := range []string{"max-sec", "max-gap-sec"} {
+		for _, r := range rowsOf(p.VsUpstream, unit) {
+			if r.Significant() && r.Percent() > 0 {
+				out = append(out, fmt.Sprintf("longest wait no worse than go1.23.12's: %s %s, %s against %s (%s, p=%s)", r.Name, strings.TrimSuffix(unit, "-sec"), r.New, r.Base, r.Delta, r.P))
+			}
+		}
+	}
+	for _, r := range rowsOf(p.VsGo124, "p99-sec") {
+		if r.Significant() && r.Percent() > 0 {
+			out = append(out, fmt.Sprintf("p99 no worse than go1.24.13's: %s, %s against %s (%s, p=%s)", r.Name, r.New, r.Base, r.Delta, r.P))
+		}
+	}
+	// Throughput: against the better peer, the one with the lower median
+	// (go1.24 is better where go1.24-vs-upstream has it faster at all).
+	go124Faster := map[string]bool{}
+	for _, r := range rowsOf(p.Go124VsUpstream, "sec/op") {
+		if v, ok := parseValue(r.New); ok {
+			if u, ok := parseValue(r.Base); ok {
+				go124Faster[r.Name] = v < u
+			}
+		}
+	}
+	upstream := map[string]benchRow{}
+	for _, r := range rowsOf(p.VsUpstream, "sec/op") {
+		upstream[r.Name] = r
+	}
+	for _, r := range rowsOf(p.VsGo124, "sec/op") {
+		if r.Procs() < 2 || !contains(throughputTarget, r.Workload()) {
+			continue
+		}
+		vs, peer := upstream[r.Name], "go1.23.12"
+		if go124Faster[r.Name] {
+			vs, peer = r, "go1.24.13"
+		}
+		if vs.Significant() && vs.Percent() > throughputMargin {
+			out = append(out, fmt.Sprintf("throughput within %g%% of the better peer: %s, %s against %s's %s (%s, p=%s)", throughputMargin, r.Name, vs.New, peer, vs.Base, vs.Delta, vs.P))
+		}
+	}
+	for _, r := range rowsOf(p.VsGo124, "cpu-sec/op") {
+		if r.Significant() && r.Percent() > 0 {
+			out = append(out, fmt.Sprintf("CPU per op no worse than go1.24.13's: %s, %s against %s (%s, p=%s)", r.Name, r.New, r.Base, r.Delta, r.P))
+		}
+	}
+	// The runtime's benchmarks, against the experiment off (go1.23's lock).
+	for _, unit := range []string{"max-lock-sec", "max-wait-sec"} {
+		for _, r := range rowsOf(p.RuntimeVsNoSpin, unit) {
+			if r.Significant() && r.Percent() > 0 {
+				out = append(out, fmt.Sprintf("longest wait no worse than the experiment off: %s %s, %s against %s (%s, p=%s)", r.Name, strings.TrimSuffix(unit, "-sec"), r.New, r.Base, r.Delta, r.P))
+			}
+		}
+	}
+	for _, r := range rowsOf(p.RuntimeVsNoSpin, "sec/op") {
+		if r.Workload() == "RuntimeMutexContended" && r.Procs() >= 2 && r.Significant() && r.Percent() > throughputMargin {
+			out = append(out, fmt.Sprintf("throughput within %g%% of the experiment off: %s, %s against %s (%s, p=%s)", throughputMargin, r.Name, r.New, r.Base, r.Delta, r.P))
+		}
+	}
+	return out
+}
+
+// parseValue reads a median of a benchRow such as "654.0ns", "1.540ms" or
+// "11240.0µs" as a number of the base unit.
+func parseValue(s string) (float64, bool) {
+	s = strings.TrimSuffix(s, "s")
+	mult := 1.0
+	for suffix, m := range map[string]float64{"n": 1e-9, "µ": 1e-6, "m": 1e-3, "k": 1e3, "M": 1e6, "G": 1e9} {
+		if strings.HasSuffix(s, suffix) {
+			s, mult = strings.TrimSuffix(s, suffix), m
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	return v * mult, err == nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

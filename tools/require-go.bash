@@ -1,0 +1,11 @@
+# Sourced by the scripts at the top and by tools/patch.bash: stop with a
+# clear message unless a go command of at least the tools module's go line
+# (tools/go.mod: go 1.22) is on PATH. Older ones cannot run the tools.
+require_go() { # $1: the script's name, for the message
+	local want="Go 1.22 or later"
+	command -v go >/dev/null || { echo "$1: no go command on PATH: install $want (https://go.dev/dl) and put it on PATH" >&2; exit 1; }
+	case "$(GOTOOLCHAIN=local go env GOVERSION 2>/dev/null)" in
+	go1.[0-9] | go1.[0-9][.a-z]* | go1.1[0-9] | go1.1[0-9][.a-z]* | go1.2[01] | go1.2[01][.a-z]*)
+		echo "$1: $(command -v go) is $(GOTOOLCHAIN=local go env GOVERSION): install $want (https://go.dev/dl) and put it first on PATH" >&2; exit 1 ;;
+	esac
+}
