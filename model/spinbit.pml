@@ -614,9 +614,10 @@ s_link:
 		goto s_sleep
 	}
 #else
-	atomic {        /* go lock2Slow: `if atomic.Casuintptr(&l.key, v, mutexPushed(v, gp.m, spinning))`, `spinning = false`, `v = atomic.Loaduintptr(&l.key)`
+	atomic {        /* go lock2Slow: `if mutexSleepOnStack(l, v, spinning, rest)`, `spinning = false`, `v = atomic.Loaduintptr(&l.key)`
 			 * The link is this M's own, and nobody reads it before the CAS
 			 * publishes the M, so the plain store shares the CAS's step. */
+		/* go mutexSleepOnStack: `mp.mutexOverdue = ns < 0`, `pushed := atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))`, `mp.mutexOverdue = false` (the mark, false for a sleep) */
 		/* go mutexPushed: `mp.nextwaitm.set(mutexMFromKey(v))`, `next := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping`, `next &^= mutexSpinning` */
 		nextwaitm[me] = mutexMFromKey(v);
 		next = (v & flagBits) | mutexPartialM(me) | mutexSleeping;
@@ -665,11 +666,12 @@ s_unspin:
 #endif
 
 s_queue:
-	atomic {        /* go lock2Slow: `gp.m.mutexOverdue = true`, `if atomic.Casuintptr(&l.key, v, mutexPushed(v, gp.m, spinning))`, `spinning = false`, `gp.m.mutexOverdue = false`, `v = atomic.Loaduintptr(&l.key)`
+	atomic {        /* go lock2Slow: `if mutexSleepOnStack(l, v, spinning, -1)`, `v = atomic.Loaduintptr(&l.key)`
 			 * (the push of an overdue M that waits for the claim: the link and
 			 * the mark are this M's own, and nobody reads them before the CAS
 			 * publishes the M, so their stores, and the mark's clearing after
 			 * a failed CAS, share the CAS's step) */
+		/* go mutexSleepOnStack: `mp.mutexOverdue = ns < 0`, `pushed := atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))`, `mp.mutexOverdue = false` */
 		/* go mutexPushed: `mp.nextwaitm.set(mutexMFromKey(v))`, `next := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping`, `next &^= mutexSpinning` */
 		nextwaitm[me] = mutexMFromKey(v);
 #ifdef MUTANT_MARK_KEPT
@@ -746,7 +748,8 @@ s_futex:
 		!infutex[me] -> goto s_sleep
 	}
 q_woken:
-	atomic {        /* go lock2Slow: `claimed, spins = true, 0`, `gp.m.mutexOverdue = false`, `v = atomic.Loaduintptr(&l.key)` (after the wait for the claim) */
+	atomic {        /* go lock2Slow: `claimed, spinning, spins = true, false, 0`, `v = atomic.Loaduintptr(&l.key)` (after the wait for the claim, whose end in mutexSleepOnStack clears the mark) */
+		/* go mutexSleepOnStack: `mp.mutexOverdue = false` */
 		assert(claimant == me);         /* woken only by the claimant that passed it the claim */
 		queued = false;
 		overdueMark[me] = false;

@@ -66,9 +66,9 @@ func Parse(r io.Reader) (Program, error) {
 				seen[t[1]] = true
 				cur.Calls = append(cur.Calls, t[1])
 			}
-		} else if strings.HasPrefix(inst, "CALL ") {
-			// A call whose target is not a named symbol: through a
-			// register or memory.
+		} else if strings.HasPrefix(inst, "CALL ") || indirectJump(inst) {
+			// A call or jump whose target is not a named symbol or an
+			// address in the function: through a register or memory.
 			cur.Indirect = append(cur.Indirect, inst)
 		}
 	}
@@ -79,6 +79,21 @@ func Parse(r io.Reader) (Program, error) {
 		return nil, fmt.Errorf("no TEXT block in the disassembly: was it made with go tool objdump?")
 	}
 	return p, nil
+}
+
+// localJump matches a jump's operand that stays in its function: an
+// address, or an offset from the PC.
+var localJump = regexp.MustCompile(`^(?:0x[0-9a-f]+|-?\d+\(PC\))$`)
+
+// indirectJump reports whether inst is an unconditional jump through a
+// register or memory (JMP on amd64 and arm64, BR on ppc64).
+func indirectJump(inst string) bool {
+	op, arg, ok := strings.Cut(inst, " ")
+	if !ok || (op != "JMP" && op != "BR" && op != "B") {
+		return false
+	}
+	arg = strings.TrimSpace(arg)
+	return !strings.HasSuffix(arg, "(SB)") && !localJump.MatchString(arg)
 }
 
 // IsMorestack reports whether name is one of the runtime's entries for

@@ -14,6 +14,7 @@ const sample = `TEXT runtime.root(SB) /src/runtime/x.go
   x.go:11		0x1004			e8		CALL runtime.clean(SB)	
   x.go:12		0x1008			e8		CALL runtime.(*t).grows(SB)	
   x.go:13		0x100c			eb		JMP 0x1000	
+  x.go:14		0x1010			14		JMP -3(PC)	
 TEXT runtime.clean(SB) /src/runtime/x.go
   x.go:20		0x2000			e8		CALL runtime.leaf.abi0(SB)	
   x.go:21		0x2004			e8		CALL runtime.clean(SB)	
@@ -21,6 +22,7 @@ TEXT runtime.clean(SB) /src/runtime/x.go
 TEXT runtime.leaf.abi0(SB) /src/runtime/x_amd64.s
   x_amd64.s:5		0x3000			ff		CALL AX	
   x_amd64.s:6		0x3004			c3		RET	
+  x_amd64.s:7		0x3008			ff		JMP (R1)	
 TEXT runtime.(*t).grows(SB) /src/runtime/x.go
   x.go:30		0x4000			49		CMPQ SP, 0x10(R14)	
   x.go:30		0x4004			76		JBE 0x4010	
@@ -55,14 +57,14 @@ func TestParse(t *testing.T) {
 	if want := []string{"runtime.clean", "runtime.(*t).grows"}; !reflect.DeepEqual(root.Calls, want) {
 		t.Errorf("root calls %q, want %q", root.Calls, want)
 	}
-	if len(root.Insts) != 4 || root.Insts[0] != "MOVQ 0x10(R14), AX" {
+	if len(root.Insts) != 5 || root.Insts[0] != "MOVQ 0x10(R14), AX" || len(root.Indirect) != 0 {
 		t.Errorf("root's instructions: %q", root.Insts)
 	}
 	// A call to itself is no call to follow.
 	if want := []string{"runtime.leaf.abi0"}; !reflect.DeepEqual(p["runtime.clean"].Calls, want) {
 		t.Errorf("clean calls %q, want %q", p["runtime.clean"].Calls, want)
 	}
-	if want := []string{"CALL AX"}; !reflect.DeepEqual(p["runtime.leaf.abi0"].Indirect, want) {
+	if want := []string{"CALL AX", "JMP (R1)"}; !reflect.DeepEqual(p["runtime.leaf.abi0"].Indirect, want) {
 		t.Errorf("leaf's indirect calls %q, want %q", p["runtime.leaf.abi0"].Indirect, want)
 	}
 	if want := []string{"runtime.lock2Slow"}; !reflect.DeepEqual(p["runtime.lock2"].Calls, want) {
@@ -87,12 +89,13 @@ func TestNoSplitFrom(t *testing.T) {
 		"runtime.root -> runtime.(*t).grows -> runtime.missing: called, but not in the disassembly",
 		"runtime.root -> runtime.(*t).grows: checks the stack bound (calls runtime.morestack_noctxt.abi0)",
 		"runtime.root -> runtime.clean -> runtime.leaf.abi0: calls through a register or memory (CALL AX), which this check cannot follow",
+		"runtime.root -> runtime.clean -> runtime.leaf.abi0: calls through a register or memory (JMP (R1)), which this check cannot follow",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("NoSplitFrom:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if f := p.NoSplitFrom(nil, "runtime.clean"); len(f) != 1 {
-		t.Errorf("from clean: %v, want only leaf's indirect call", f)
+	if f := p.NoSplitFrom(nil, "runtime.clean"); len(f) != 2 {
+		t.Errorf("from clean: %v, want only leaf's indirect call and jump", f)
 	}
 	if f := p.NoSplitFrom(map[string]bool{"runtime.leaf.abi0": true}, "runtime.clean"); len(f) != 0 {
 		t.Errorf("from clean, with leaf trusted: %v, want nothing", f)

@@ -120,13 +120,13 @@ var bypassed = regexp.MustCompile(`\d+ entries into the busy mutex by other Ms b
 var Breaks = []Break{
 	{
 		Name: "link-after-push",
-		What: "lock2Slow publishes its M on the stack before it writes the M's link to the M below",
+		What: "mutexSleepOnStack publishes its M on the stack before it writes the M's link to the M below",
 		Edits: []Edit{
 			{
-				// The push to sleep builds its word without mutexPushed,
+				// The push builds its word without mutexPushed,
 				// which would link the M first, and links it after the CAS.
-				Old: "\t\tif atomic.Casuintptr(&l.key, v, mutexPushed(v, gp.m, spinning)) {\n\t\t\tspinning = false\n\t\t\tmutexSleepOnStack(l, rest)\n",
-				New: "\t\tnext := v&^mutexMMask | mutexPartialM(gp.m) | mutexSleeping\n\t\tif spinning {\n\t\t\tnext &^= mutexSpinning\n\t\t}\n\t\tif atomic.Casuintptr(&l.key, v, next) {\n\t\t\tmutexTortureDelay()\n\t\t\tgp.m.nextwaitm.set(mutexMFromKey(v))\n\t\t\tspinning = false\n\t\t\tmutexSleepOnStack(l, rest)\n",
+				Old: "\tpushed := atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))\n\tif pushed {\n",
+				New: "\tnext := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping\n\tif giveUpSpin {\n\t\tnext &^= mutexSpinning\n\t}\n\tpushed := atomic.Casuintptr(&l.key, v, next)\n\tif pushed {\n\t\tmutexTortureDelay()\n\t\tmp.nextwaitm.set(mutexMFromKey(v))\n",
 			},
 		},
 		// Ms left off the stack wait for ever for a wakeup once their
