@@ -49,6 +49,11 @@ func resolvePaths(o *Options) (string, error) {
 	if o.Out != "" && !filepath.IsAbs(o.Out) {
 		o.Out = filepath.Join(root, o.Out)
 	}
+	for _, d := range []*string{&o.Bundle, &o.Report} {
+		if *d != "" && !filepath.IsAbs(*d) {
+			*d = filepath.Join(root, *d)
+		}
+	}
 	if o.Publish != "" && !filepath.IsAbs(o.Publish) {
 		o.Publish = filepath.Join(root, o.Publish)
 	}
