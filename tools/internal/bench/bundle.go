@@ -109,23 +109,21 @@ func BuildBundles(ctx context.Context, root, dir string, goarches []string, stdo
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return err
 	}
-	s := suite{Desc: "bench/", root: root}
-	names, err := s.plannedBenchmarks(".")
-	if err != nil {
-		return err
-	}
 	var tcs []*prepared
 	for _, t := range bundleToolchains {
 		p, err := prepare(ctx, root, t)
 		if err != nil {
 			return err
 		}
-		p.PkgDir = s.pkgDir(p.GOROOT)
 		fmt.Fprintf(stdout, "toolchain %-9s %s (GOROOT %s%s)\n", p.Name, p.Version, p.GOROOT, expNote(p.Experiment))
 		tcs = append(tcs, p)
 	}
 	if warn := spinbitWarning(ctx, tcs); warn != "" {
 		fmt.Fprintf(stdout, "warning: %s\n", warn)
+	}
+	specs, err := bundleSpecs(root, tcs, stdout)
+	if err != nil {
+		return err
 	}
 	prov := readProvenance(root, true)
 	for _, p := range prov.Problems() {
@@ -134,26 +132,13 @@ func BuildBundles(ctx context.Context, root, dir string, goarches []string, stdo
 	for _, goarch := range goarches {
 		info := BundleInfo{GOARCH: goarch, Built: time.Now().UTC(), Provenance: prov}
 		stage := filepath.Join(dir, bundleName(goarch))
-		bs := BundleSuite{Name: "bench", Benchmarks: names}
-		for _, p := range tcs {
-			fmt.Fprintf(stdout, "building bench/ for linux/%s with %s...\n", goarch, p.Name)
-			bin := filepath.Join(stage, filepath.FromSlash(bundleBinary(bs.Name, p.Name)))
-			if err := compileFor(ctx, p, goarch, bin); err != nil {
+		for _, sp := range specs {
+			bs, err := sp.build(ctx, stage, goarch, stdout)
+			if err != nil {
 				return err
 			}
-			if goarch == runtime.GOARCH && runtime.GOOS == "linux" {
-				p.Binary = bin
-				listed, err := listBenchmarks(ctx, p, ".")
-				if err != nil {
-					return err
-				}
-				if !equalStrings(listed, names) {
-					return fmt.Errorf("%s's test binary lists benchmarks %v, but the source of %s declares %v: is a benchmark behind a build tag?", p.Name, listed, p.PkgDir, names)
-				}
-			}
-			bs.Toolchains = append(bs.Toolchains, RecordToolchain{Name: p.Name, Version: p.Version, Experiment: p.Experiment})
+			info.Suites = append(info.Suites, bs)
 		}
-		info.Suites = append(info.Suites, bs)
 		if err := writeBundleFiles(stage, info); err != nil {
 			return err
 		}
@@ -168,6 +153,80 @@ func BuildBundles(ctx context.Context, root, dir string, goarches []string, stdo
 		fmt.Fprintf(stdout, "wrote %s (%.1f MB) and %s.sha256\n", archive, float64(size)/1e6, filepath.Base(archive))
 	}
 	return nil
+}
+
+// bundleSpec is a suite of a bundle to build: the benchmarks, and the
+// toolchains that build them, each with the package in PkgDir.
+type bundleSpec struct {
+	Name    string // BundleSuite.Name
+	Pattern string // selects the benchmarks, for -test.list
+	Names   []string
+	TCs     []*prepared
+}
+
+// bundleSpecs are the suites of a bundle: bench/ with every toolchain,
+// and the runtime's mutex benchmarks (what -runtime runs) with the fork,
+// the experiment on and off. The patch series adds those benchmarks, so
+// the releases' runtimes lack them (and go1.27's runtime source has
+// syntax that the tools' own go/parser may not read).
+func bundleSpecs(root string, tcs []*prepared, stdout io.Writer) ([]bundleSpec, error) {
+	var specs []bundleSpec
+	for _, s := range []suite{{Desc: "bench/", root: root}, {Name: "runtime", Desc: "the runtime's mutex benchmarks", root: root}} {
+		sp := bundleSpec{Name: "bench", Pattern: "."}
+		if s.Name != "" {
+			sp.Name, sp.Pattern = s.Name, runtimeBench
+		}
+		names, err := s.plannedBenchmarks(sp.Pattern)
+		if err != nil {
+			return nil, err
+		}
+		sp.Names = names
+		for _, p := range tcs {
+			q := *p
+			q.PkgDir = s.pkgDir(p.GOROOT)
+			if s.ownBenchmarks() && !p.Fork() {
+				fmt.Fprintf(stdout, "%s: %s left out: the %s benchmarks come with the patch series\n", sp.Name, p.Name, sp.Pattern)
+				continue
+			}
+			if s.ownBenchmarks() {
+				if has, err := hasBenchmarks(&q, sp.Pattern, names); err != nil {
+					return nil, err
+				} else if !has {
+					fmt.Fprintf(stdout, "%s: %s left out, its runtime has no benchmark matching %q\n", sp.Name, p.Name, sp.Pattern)
+					continue
+				}
+			}
+			sp.TCs = append(sp.TCs, &q)
+		}
+		specs = append(specs, sp)
+	}
+	return specs, nil
+}
+
+// build compiles the suite's test binaries for linux/goarch into stage,
+// and where they run here checks that they list the planned benchmarks.
+func (sp bundleSpec) build(ctx context.Context, stage, goarch string, stdout io.Writer) (BundleSuite, error) {
+	bs := BundleSuite{Name: sp.Name, Benchmarks: sp.Names}
+	for _, p := range sp.TCs {
+		fmt.Fprintf(stdout, "building %s for linux/%s with %s...\n", sp.Name, goarch, p.Name)
+		bin := filepath.Join(stage, filepath.FromSlash(bundleBinary(bs.Name, p.Name)))
+		if err := compileFor(ctx, p, goarch, bin); err != nil {
+			return bs, err
+		}
+		if goarch == runtime.GOARCH && runtime.GOOS == "linux" {
+			q := *p
+			q.Binary = bin
+			listed, err := listBenchmarks(ctx, &q, sp.Pattern)
+			if err != nil {
+				return bs, err
+			}
+			if !equalStrings(listed, sp.Names) {
+				return bs, fmt.Errorf("%s's test binary lists benchmarks %v, but the source of %s declares %v: is a benchmark behind a build tag?", p.Name, listed, p.PkgDir, sp.Names)
+			}
+		}
+		bs.Toolchains = append(bs.Toolchains, RecordToolchain{Name: p.Name, Version: p.Version, Experiment: p.Experiment})
+	}
+	return bs, nil
 }
 
 // compileFor builds the test binary of p.PkgDir for linux/goarch, static

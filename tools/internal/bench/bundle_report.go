@@ -265,6 +265,9 @@ func ReportRun(ctx context.Context, root, dir string, stdout io.Writer) error {
 		elapsed = r.Finished.Sub(r.Started)
 	}
 	for _, s := range r.Suites {
+		if len(s.Selected) == 0 {
+			continue
+		}
 		outDir := filepath.Join(dir, s.Name)
 		if err := os.MkdirAll(outDir, 0o777); err != nil {
 			return err
@@ -344,6 +347,9 @@ func CheckRunReport(dir string) error {
 		return fmt.Errorf("%s is not complete: %s", dir, inc)
 	}
 	for _, s := range r.Suites {
+		if len(s.Selected) == 0 {
+			continue
+		}
 		outDir := filepath.Join(dir, s.Name)
 		rec, err := ReadRecord(outDir)
 		if err != nil {

@@ -51,23 +51,33 @@ var fakeBenchmarks = []string{"BenchmarkAlpha", "BenchmarkBeta"}
 // of two toolchains (or those named), and returns its folder.
 func fakeBundle(t *testing.T, goarch string, toolchains ...string) string {
 	t.Helper()
-	stage := filepath.Join(t.TempDir(), bundleName(goarch))
-	info := BundleInfo{GOARCH: goarch, Provenance: Provenance{Commit: "abc123"}}
-	s := BundleSuite{Name: "bench", Benchmarks: fakeBenchmarks}
 	if len(toolchains) == 0 {
 		toolchains = []string{"upstream", "spinbit"}
 	}
+	s := BundleSuite{Name: "bench", Benchmarks: fakeBenchmarks}
 	for _, tc := range toolchains {
 		s.Toolchains = append(s.Toolchains, RecordToolchain{Name: tc, Version: "go1.23.12"})
-		bin := filepath.Join(stage, filepath.FromSlash(bundleBinary("bench", tc)))
-		if err := os.MkdirAll(filepath.Dir(bin), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(bin, fakeBundleBinary(t), 0o755); err != nil {
-			t.Fatal(err)
+	}
+	return fakeBundleOf(t, goarch, s)
+}
+
+// fakeBundleOf writes an unpacked bundle for goarch of the suites, with a
+// fake test binary for each toolchain of each, and returns its folder.
+func fakeBundleOf(t *testing.T, goarch string, suites ...BundleSuite) string {
+	t.Helper()
+	stage := filepath.Join(t.TempDir(), bundleName(goarch))
+	info := BundleInfo{GOARCH: goarch, Provenance: Provenance{Commit: "abc123"}, Suites: suites}
+	for _, s := range suites {
+		for _, tc := range s.Toolchains {
+			bin := filepath.Join(stage, filepath.FromSlash(bundleBinary(s.Name, tc.Name)))
+			if err := os.MkdirAll(filepath.Dir(bin), 0o777); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(bin, fakeBundleBinary(t), 0o755); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
-	info.Suites = []BundleSuite{s}
 	if err := writeBundleFiles(stage, info); err != nil {
 		t.Fatal(err)
 	}
@@ -430,5 +440,43 @@ func TestPublishRun(t *testing.T) {
 	}
 	if !isFile(filepath.Join(dst, "bench", "report", "bigbox", "plots", "Alpha.svg")) {
 		t.Error("no plot published")
+	}
+}
+
+// TestRunnerSuites runs a bundle of two suites, each with its own
+// toolchains, and reads each back on its own.
+func TestRunnerSuites(t *testing.T) {
+	tc := func(names ...string) []RecordToolchain {
+		var out []RecordToolchain
+		for _, n := range names {
+			out = append(out, RecordToolchain{Name: n})
+		}
+		return out
+	}
+	stage := fakeBundleOf(t, hostGOARCH(t),
+		BundleSuite{Name: "bench", Benchmarks: fakeBenchmarks, Toolchains: tc("upstream", "spinbit", "go1.24")},
+		BundleSuite{Name: "runtime", Benchmarks: []string{"BenchmarkRuntimeMutexGamma"}, Toolchains: tc("spinbit", "nospinbit")})
+	run := filepath.Join(t.TempDir(), "run")
+	log := filepath.Join(t.TempDir(), "log")
+	out := mustRun(t, stage, []string{"FAKE_LOG=" + log}, "-out", run, "-count", "1", "-cpu", "1,2", "-benchtime", "1x")
+	if !strings.Contains(out, "3 benchmarks x GOMAXPROCS 1,2 x count 1 = 16 runs") {
+		t.Errorf("plan line wrong:\n%s", out)
+	}
+	calls, _ := os.ReadFile(log)
+	if !strings.Contains(string(calls), "runtime-nospinbit.test BenchmarkRuntimeMutexGamma 2") || strings.Contains(string(calls), "runtime-upstream") {
+		t.Errorf("runs:\n%s\nwant the runtime suite run by its own toolchains only", calls)
+	}
+	r, err := loadRun(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Suites) != 2 || r.Suites[0].Total != 12 || r.Suites[1].Total != 4 || r.Suites[1].Done != 4 || r.Incomplete() != "" {
+		t.Errorf("suites read back: %+v", r.Suites)
+	}
+	// Selecting only bench/'s benchmarks leaves the runtime suite empty.
+	run2 := filepath.Join(t.TempDir(), "run")
+	mustRun(t, stage, nil, "-out", run2, "-count", "1", "-cpu", "1", "-benchtime", "1x", "-bench", "Alpha")
+	if r, err = loadRun(run2); err != nil || len(r.Suites[1].Selected) != 0 || r.Incomplete() != "" {
+		t.Errorf("-bench Alpha: %v, runtime suite %+v", err, r.Suites[1])
 	}
 }

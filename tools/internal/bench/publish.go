@@ -188,6 +188,9 @@ func publishRun(root, dir string, stdout io.Writer) error {
 		return err
 	}
 	for _, s := range r.Suites {
+		if len(s.Selected) == 0 {
+			continue
+		}
 		sub := filepath.Join(dir, s.Name)
 		if !isFile(filepath.Join(sub, recordFile)) {
 			return fmt.Errorf("%s has no %s: run ./bench.bash -report %s first", sub, recordFile, dir)

@@ -236,7 +236,7 @@ case $benchtime in
 esac
 # A run of a test binary takes about 1.5 x benchtime + 175ms.
 if [ -n "$bt_ms" ]; then
-	estimate="about $(((total * (bt_ms * 3 / 2 + 175) + 59999) / 60000)) minutes"
+	estimate="about $(((total * (bt_ms * 3 / 2 + 175) + 59999) / 60000))m"
 else
 	estimate="the time left is estimated as it goes"
 fi
