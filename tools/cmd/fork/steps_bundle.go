@@ -28,13 +28,14 @@ func bundleNative(ctx context.Context, r fork.Repo) error {
 	return bundleEndToEnd(ctx, r, "amd64", "", "-cpu", "1,2", "-count", "1", "-benchtime", "10ms")
 }
 
-// bundleARM64 runs one benchmark of the arm64 bundle under qemu-aarch64.
+// bundleARM64 runs one benchmark of each suite of the arm64 bundle under
+// qemu-aarch64.
 func bundleARM64(ctx context.Context, r fork.Repo) error {
 	qemu, err := findQemuARM64(ctx)
 	if err != nil {
 		return err
 	}
-	return bundleEndToEnd(ctx, r, "arm64", qemu, "-bench", "^BenchmarkChanContended$", "-cpu", "1,2", "-count", "1", "-benchtime", "100x")
+	return bundleEndToEnd(ctx, r, "arm64", qemu, "-bench", "^Benchmark(ChanContended|RuntimeMutexContended)$", "-cpu", "1,2", "-count", "1", "-benchtime", "100x")
 }
 
 // bundleEndToEnd builds the bundle of goarch, checks the archive against
