@@ -12,15 +12,18 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"go-spinbit.dev/tools/internal/fork"
 )
 
 // fakeBundleBinary stands in for a test binary in the runner's tests: it
 // prints what go test -bench would for the benchmark and GOMAXPROCS it is
-// given, appends "binary benchmark cpu" to $FAKE_LOG if set, and fails for the
-// benchmark named in $FAKE_FAIL. The random comment at its end makes it
+// given, appends "binary benchmark cpu" to $FAKE_LOG if set, fails for the
+// benchmark named in $FAKE_FAIL, and sleeps $FAKE_SLEEP seconds before its
+// result if set. The random comment at its end makes it
 // big enough for a cut archive to lose it.
 func fakeBundleBinary(t *testing.T) []byte {
 	pad := make([]byte, 64<<10)
@@ -37,6 +40,7 @@ echo "goos: linux"
 echo "goarch: fake"
 echo "pkg: go-spinbit.dev/bench"
 [ "$b" = "${FAKE_FAIL:-}" ] && { echo "--- FAIL: $b"; exit 1; }
+[ -n "${FAKE_SLEEP:-}" ] && sleep "$FAKE_SLEEP"
 suffix=-$c
 [ "$c" = 1 ] && suffix=
 echo "$b$suffix 	     100	      $((1000 * c)) ns/op	         2.000 vcsw/op	         1.000 ivcsw/op	      $((900 * c)) cpu-ns/op	       0 B/op	       0 allocs/op"
@@ -478,5 +482,52 @@ func TestRunnerSuites(t *testing.T) {
 	mustRun(t, stage, nil, "-out", run2, "-count", "1", "-cpu", "1", "-benchtime", "1x", "-bench", "Alpha")
 	if r, err = loadRun(run2); err != nil || len(r.Suites[1].Selected) != 0 || r.Incomplete() != "" {
 		t.Errorf("-bench Alpha: %v, runtime suite %+v", err, r.Suites[1])
+	}
+}
+
+// TestRunnerInterrupted interrupts a run as Ctrl-C does, signalling the
+// whole process group while a test binary runs, then resumes it; and
+// refuses a second run.sh on a folder in use.
+func TestRunnerInterrupted(t *testing.T) {
+	stage := fakeBundle(t, hostGOARCH(t))
+	run := filepath.Join(t.TempDir(), "run")
+	log := filepath.Join(t.TempDir(), "log")
+	cmd := exec.Command("sh", filepath.Join(stage, bundleRunner), "-out", run, "-count", "1", "-cpu", "1,2", "-benchtime", "1x")
+	cmd.Env = append(os.Environ(), "FAKE_LOG="+log, "FAKE_SLEEP=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		if data, _ := os.ReadFile(log); len(data) > 0 {
+			break
+		}
+		if i > 200 {
+			t.Fatal("no test binary started")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// run.sh is inside; a second one must not measure into the same folder.
+	second, err := runRunner(t, stage, nil, "-out", run)
+	wantError(t, "second run.sh", second, err, "is measuring into "+run, "remove "+run+"/.lock")
+
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
+	err = cmd.Wait()
+	wantError(t, "interrupted run", out.String(), err, "interrupted after", "resume with: ")
+	if tmp, _ := filepath.Glob(filepath.Join(run, "turns", "*", "*", "*.tmp")); len(tmp) > 0 || isFile(filepath.Join(run, ".lock", "pid")) {
+		t.Errorf("interrupted run left %v, or its lock", tmp)
+	}
+	r, err := loadRun(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Suites[0].Done == r.Suites[0].Total || len(r.Suites[0].Failed) > 0 {
+		t.Errorf("after the interrupt: %d of %d done, failed %v; want some left and none failed", r.Suites[0].Done, r.Suites[0].Total, r.Suites[0].Failed)
+	}
+	mustRun(t, stage, nil, "-out", run)
+	if r, err = loadRun(run); err != nil || r.Incomplete() != "" {
+		t.Errorf("resumed: %v, %q", err, r.Incomplete())
 	}
 }

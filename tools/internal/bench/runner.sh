@@ -246,6 +246,13 @@ echo "plan: $(echo "$selected" | wc -l) benchmarks x GOMAXPROCS $cpus x count $c
 
 mkdir -p "$out" || die "cannot make $out"
 out=$(cd "$out" && pwd)
+# One run.sh at a time per run folder: two would write the same files,
+# and disturb each other's measurements.
+if ! mkdir "$out/.lock" 2>/dev/null; then
+	die "another run.sh (pid $(cat "$out/.lock/pid" 2>/dev/null || echo unknown)) is measuring into $out: wait for it to finish; if none runs any more, remove $out/.lock and start again"
+fi
+echo $$ >"$out/.lock/pid"
+trap 'rm -rf "$out/.lock"' EXIT
 if [ -z "$resumed" ]; then
 	describe "$name" >"$out/machine.txt"
 	{
