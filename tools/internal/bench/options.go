@@ -141,11 +141,13 @@ bench/report/runtime/.
 
 With -bundle DIR it runs nothing here: it builds, for each -goarch (default
 amd64,arm64), DIR/spinbit-bench-<goarch>.tar.gz and its .sha256 file: the
-test binaries of bench/ built by every toolchain and go1.27.3, and run.sh,
-a POSIX sh script that runs them interleaved on any Linux machine of that
-architecture and writes a run folder. -report FOLDER turns such a run
-folder, from any machine, into the tables, plots and summary of a run,
-written inside it.
+test binaries of bench/ built by every toolchain and go1.27.3, those of
+the runtime's mutex benchmarks built by the fork (experiment on and off),
+and run.sh, a POSIX sh script that runs them interleaved on any Linux
+machine of that architecture and writes a run folder. -report FOLDER
+turns such a run folder, from any machine, into the tables, plots and
+summary of a run, written inside it; -publish FOLDER then puts it in
+bench/report/<machine>/.
 
 With -instructions it counts, under valgrind's callgrind, the instructions
 each toolchain executes per operation at GOMAXPROCS 1 and per call of
