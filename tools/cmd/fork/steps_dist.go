@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"go-spinbit.dev/tools/internal/apt"
 	"go-spinbit.dev/tools/internal/distcheck"
 	"go-spinbit.dev/tools/internal/fork"
 	"go-spinbit.dev/tools/internal/toolchain"
@@ -245,14 +244,10 @@ func distARM64(ctx context.Context, r fork.Repo) error {
 	if err != nil {
 		return err
 	}
-	paths, err := apt.Machine.Find(ctx, os.Stdout, os.Stderr, apt.Need{Program: "qemu-aarch64-static", Package: "qemu-user-static"})
-	var missing *apt.MissingError
-	if errors.As(err, &missing) {
-		return skip("%s", missing.Reason)
-	} else if err != nil {
+	qemu, err := findQemuARM64(ctx)
+	if err != nil {
 		return err
 	}
-	qemu := paths[0]
 	dir, err := throwaway("")
 	if err != nil {
 		return err

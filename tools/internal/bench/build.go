@@ -123,7 +123,13 @@ func spinbitWarning(ctx context.Context, tcs []*prepared) string {
 // compile builds the test binary of p.PkgDir with one toolchain.
 func compile(ctx context.Context, binDir string, p *prepared) error {
 	p.Binary = filepath.Join(binDir, p.Name+".test")
-	cmd := exec.CommandContext(ctx, p.GoCmd, "test", "-c", "-o", p.Binary, ".")
+	return compileTo(ctx, p, p.Binary)
+}
+
+// compileTo builds the test binary of p.PkgDir with p's environment into
+// bin.
+func compileTo(ctx context.Context, p *prepared, bin string) error {
+	cmd := exec.CommandContext(ctx, p.GoCmd, "test", "-c", "-o", bin, ".")
 	cmd.Dir = p.PkgDir
 	cmd.Env = p.Env
 	out, err := cmd.CombinedOutput()
@@ -186,6 +192,21 @@ func buildBenchstat(ctx context.Context, root, binDir string) (string, error) {
 			"check that the module proxy is reachable, or run go mod download in tools/", err, strings.TrimSpace(string(out)))
 	}
 	return benchstat, nil
+}
+
+// tempBenchstat builds benchstat into a new temporary folder, named after
+// pattern, which remove takes away.
+func tempBenchstat(ctx context.Context, root, pattern string) (benchstat string, remove func(), err error) {
+	binDir, err := os.MkdirTemp("", pattern)
+	if err != nil {
+		return "", nil, err
+	}
+	remove = func() { os.RemoveAll(binDir) }
+	if benchstat, err = buildBenchstat(ctx, root, binDir); err != nil {
+		remove()
+		return "", nil, err
+	}
+	return benchstat, remove, nil
 }
 
 // prepareAll prepares the toolchains o names for suite s. Where each

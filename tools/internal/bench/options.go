@@ -94,6 +94,9 @@ type Options struct {
 	Pool         []string      // if set, pool these finished runs instead of running (see Pool)
 	Results      bool          // write ResultsFile from the published pool instead of running
 	Replot       string        // if set, draw this finished run's plots again from its tables instead of running (see Replot)
+	Bundle       string        // if set, build benchmark bundles into this folder instead of running (see BuildBundles)
+	GOARCHes     []string      // the bundles' architectures
+	Report       string        // if set, report this run folder of a bundle instead of running (see ReportRun)
 
 	// MakeFork, if set, makes sure the fork in goroot/ is built, building
 	// it if need be. Run calls it only when it is about to use the fork:
@@ -157,6 +160,16 @@ had them (it does not: it is left out, saying so). Its output folders are
 bench/results/runtime-<timestamp>/, and -publish puts them in
 bench/report/runtime/.
 
+With -bundle DIR it runs nothing here: it builds, for each -goarch (default
+amd64,arm64), DIR/spinbit-bench-<goarch>.tar.gz and its .sha256 file: the
+test binaries of bench/ built by every toolchain and go1.27.3, those of
+the runtime's mutex benchmarks built by the fork (experiment on and off),
+and run.sh, a POSIX sh script that runs them interleaved on any Linux
+machine of that architecture and writes a run folder. -report FOLDER
+turns such a run folder, from any machine, into the tables, plots and
+summary of a run, written inside it; -publish FOLDER then puts it in
+bench/report/<machine>/.
+
 With -instructions it counts, under valgrind's callgrind, the instructions
 each toolchain executes per operation at GOMAXPROCS 1 and per call of
 runtime.lock2 and runtime.unlock2 (default toolchains upstream,spinbit,go1.24,
@@ -195,12 +208,34 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.StringVar(&o.Publish, "publish", "", "run nothing: copy the tables and plots of the finished full run in this folder (relative to the repository root, such as bench/results/latest) to "+ReportDir+"/, which is committed")
 	fs.BoolVar(&o.Results, "results", false, "run nothing: write "+ResultsFile+", the significant differences and missed targets of the pool published in "+ReportDir+"/pooled/ (-publish of a pool does it too)")
 	fs.StringVar(&o.Replot, "replot", "", "run nothing: draw the plots of the finished or published run in this folder (relative to the repository root, such as "+ReportDir+"/pooled) again from its benchstat tables, for a run whose raw output is gone; the whiskers then show benchstat's confidence intervals")
+	fs.StringVar(&o.Bundle, "bundle", "", "run nothing: build a benchmark bundle per -goarch into this new folder (relative to the repository root): spinbit-bench-<goarch>.tar.gz, test binaries of every toolchain with a sh runner, to measure machines without this repository")
+	goarchList := fs.String("goarch", "", "with -bundle: comma-separated architectures (default "+strings.Join(BundleGOARCHes, ",")+")")
+	fs.StringVar(&o.Report, "report", "", "run nothing: turn the run folder of a bundle (what run.sh wrote, relative to the repository root) into tables, plots and a summary, in it")
 	pool := fs.String("pool", "", "run nothing: join these finished runs of the same code and settings (comma-separated folders, relative to the repository root) into one folder of tables and plots, with -out or in bench/results/pooled-<timestamp>")
 	if err := fs.Parse(args); err != nil {
 		return Options{}, err
 	}
 	if fs.NArg() > 0 {
 		return Options{}, fmt.Errorf("unexpected argument %q: every setting is a flag (see -help)", fs.Arg(0))
+	}
+	if *goarchList != "" && o.Bundle == "" {
+		return Options{}, errors.New("-goarch chooses the architectures of -bundle: give -bundle DIR too")
+	}
+	if o.Bundle != "" {
+		if other := flagsSetBut(fs, "bundle", "goarch", "root"); len(other) > 0 {
+			return Options{}, fmt.Errorf("-bundle builds and runs nothing here, so %s would have no effect: leave it out (-goarch and -root are allowed)", strings.Join(other, " "))
+		}
+		var err error
+		if o.GOARCHes, err = parseGOARCHes(*goarchList); err != nil {
+			return Options{}, err
+		}
+		return o, nil
+	}
+	if o.Report != "" {
+		if other := flagsSetBut(fs, "report", "root"); len(other) > 0 {
+			return Options{}, fmt.Errorf("-report runs nothing, so %s would have no effect: leave it out", strings.Join(other, " "))
+		}
+		return o, nil
 	}
 	if *pool != "" {
 		if other := flagsSetBut(fs, "pool", "root", "out"); len(other) > 0 {
@@ -335,6 +370,26 @@ func flagsSetBut(fs *flag.FlagSet, allowed ...string) []string {
 		}
 	})
 	return other
+}
+
+// parseGOARCHes reads -goarch: architectures a bundle can be built for,
+// each once; empty means BundleGOARCHes.
+func parseGOARCHes(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return BundleGOARCHes, nil
+	}
+	var out []string
+	for _, g := range strings.Split(s, ",") {
+		g = strings.TrimSpace(g)
+		if !slices.Contains(BundleGOARCHes, g) {
+			return nil, fmt.Errorf("-goarch: %q is not an architecture bundles are built for; choose from %s", g, strings.Join(BundleGOARCHes, ","))
+		}
+		if slices.Contains(out, g) {
+			return nil, fmt.Errorf("-goarch: %s is listed twice; name each architecture once", g)
+		}
+		out = append(out, g)
+	}
+	return out, nil
 }
 
 func parseCPUs(s string) ([]int, error) {

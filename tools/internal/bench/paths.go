@@ -49,8 +49,10 @@ func resolvePaths(o *Options) (string, error) {
 	if o.Out != "" && !filepath.IsAbs(o.Out) {
 		o.Out = filepath.Join(root, o.Out)
 	}
-	if o.Replot != "" && !filepath.IsAbs(o.Replot) {
-		o.Replot = filepath.Join(root, o.Replot)
+	for _, d := range []*string{&o.Replot, &o.Bundle, &o.Report} {
+		if *d != "" && !filepath.IsAbs(*d) {
+			*d = filepath.Join(root, *d)
+		}
 	}
 	if o.Publish != "" && !filepath.IsAbs(o.Publish) {
 		o.Publish = filepath.Join(root, o.Publish)

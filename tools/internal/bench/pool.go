@@ -39,15 +39,11 @@ func Pool(ctx context.Context, root string, dirs []string, out string, stdout io
 	if err := poolable(recs, repo.ChangedBetween); err != nil {
 		return fmt.Errorf("cannot pool: %v", err)
 	}
-	binDir, err := os.MkdirTemp("", "spinbit-pool-")
+	benchstat, remove, err := tempBenchstat(ctx, root, "spinbit-pool-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(binDir)
-	benchstat, err := buildBenchstat(ctx, root, binDir)
-	if err != nil {
-		return err
-	}
+	defer remove()
 	prefix := "pooled-"
 	if recs[0].Suite != "" {
 		prefix = recs[0].Suite + "-pooled-"

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -24,6 +25,9 @@ const reportIndex = "README.md"
 // toolchain, reproducible from a commit, is accepted: the report stands
 // for the repository's claims.
 func Publish(root, from string, stdout io.Writer) error {
+	if isFile(filepath.Join(from, bundleInfoFile)) && !isFile(filepath.Join(from, recordFile)) {
+		return publishRun(root, from, stdout)
+	}
 	rec, err := ReadRecord(from)
 	if err != nil {
 		return err
@@ -90,10 +94,19 @@ func withSingleRunNote(page, suite string) string {
 	return title + "\n\n" + singleRunNote(suite) + rest
 }
 
+// reservedReportNames are folders of ReportDir that are not machines'.
+var reservedReportNames = []string{"plots", "pooled", "runtime"}
+
 // reportDirFor is where Publish puts rec, relative to the repository root:
 // a pooled run goes to pooled/ under its suite's folder, so that it does
 // not replace the single run the report shows.
 func reportDirFor(rec Record) string {
+	if rec.Machine != "" {
+		if rec.Suite != "" {
+			return ReportDir + "/" + rec.Machine + "/" + rec.Suite
+		}
+		return ReportDir + "/" + rec.Machine
+	}
 	if len(rec.Pooled) > 0 {
 		return ReportDirOf(rec.Suite) + "/pooled"
 	}
@@ -103,6 +116,10 @@ func reportDirFor(rec Record) string {
 // reproduceText is the end of a published report's page: how to make it
 // again.
 func reproduceText(rec Record) string {
+	if rec.Machine != "" {
+		return fmt.Sprintf("## Reproduce\n\nOn a linux/%s machine, with the bundle built from the commit above:\n\n    git checkout %s\n    ./bench.bash -bundle /tmp/bundles -goarch %s\n    # copy /tmp/bundles/spinbit-bench-%s.tar.gz to the machine, then there:\n    tar xzf spinbit-bench-%s.tar.gz && ./spinbit-bench-%s/run.sh -out run\n    # back here, with the run folder:\n    ./bench.bash -report run && ./bench.bash -publish run\n\nputs a run of that machine here.\n",
+			rec.GOARCH, rec.Provenance.Commit, rec.GOARCH, rec.GOARCH, rec.GOARCH, rec.GOARCH)
+	}
 	flag := ""
 	if rec.Suite != "" {
 		flag = " -" + rec.Suite
@@ -121,8 +138,17 @@ func reproduceText(rec Record) string {
 // publishable says why rec must not stand as the repository's results.
 func publishable(rec Record) error {
 	var why []string
-	if rec.Mode != "full" {
+	switch {
+	case rec.Machine != "" && rec.Mode != "full":
+		why = append(why, fmt.Sprintf("it is a %s run of a bundle; publish a run with run.sh's default -benchtime, -count and -bench", rec.Mode))
+	case rec.Mode != "full":
 		why = append(why, fmt.Sprintf("it is a %s run; publish a full run (./bench.bash without -quick)", rec.Mode))
+	}
+	if rec.Incomplete != "" {
+		why = append(why, "it is incomplete ("+rec.Incomplete+")")
+	}
+	if slices.Contains(reservedReportNames, rec.Machine) || (rec.Machine != "" && !validMachineName.MatchString(rec.Machine)) {
+		why = append(why, fmt.Sprintf("its machine's name %q would be a folder of %s that is not a machine's; run run.sh again with another -name", rec.Machine, ReportDir))
 	}
 	allBench, required := ".", Known
 	if rec.Suite == "runtime" {
@@ -177,4 +203,26 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return os.WriteFile(dst, data, 0o666)
+}
+
+// publishRun publishes each suite of the run folder of a bundle, which
+// ReportRun has reported, into bench/report/<machine>/.
+func publishRun(root, dir string, stdout io.Writer) error {
+	r, err := loadRun(dir)
+	if err != nil {
+		return err
+	}
+	for _, s := range r.Suites {
+		if len(s.Selected) == 0 {
+			continue
+		}
+		sub := filepath.Join(dir, s.Name)
+		if !isFile(filepath.Join(sub, recordFile)) {
+			return fmt.Errorf("%s has no %s: run ./bench.bash -report %s first", sub, recordFile, dir)
+		}
+		if err := Publish(root, sub, stdout); err != nil {
+			return err
+		}
+	}
+	return nil
 }

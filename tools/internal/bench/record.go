@@ -18,7 +18,7 @@ const recordFile = "run.json"
 // which files it wrote. Publish reads it back.
 type Record struct {
 	Name       string            `json:"name"`            // the output folder's name
-	Mode       string            `json:"mode"`            // "quick" or "full"
+	Mode       string            `json:"mode"`            // "quick", "full", "instruction-counting", or "short" for a bundle run with less than run.sh's defaults
 	Suite      string            `json:"suite,omitempty"` // "" for bench/, "runtime" for -runtime
 	Benchtime  string            `json:"benchtime"`
 	Count      int               `json:"count"`
@@ -33,6 +33,9 @@ type Record struct {
 	Plots      []string          `json:"plots"`            // relative to the folder, slash-separated
 	Pooled     []PooledRun       `json:"pooled,omitempty"` // set by Pool: the runs whose raw output this one joins
 	Interleave string            `json:"interleave,omitempty"`
+	Machine    string            `json:"machine,omitempty"`    // for the run folder of a bundle: the machine's name
+	GOARCH     string            `json:"goarch,omitempty"`     // and the bundle's GOARCH
+	Incomplete string            `json:"incomplete,omitempty"` // what such a run lacks, if it stopped early
 }
 
 // interleaveBySlot is Record.Interleave for runs whose test binaries each

@@ -135,6 +135,12 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 	if r.Host != "" {
 		fmt.Fprintf(&b, "- host: %s\n", r.Host)
 	}
+	if r.Machine != "" {
+		fmt.Fprintf(&b, "- measured on the machine %s with the linux/%s benchmark bundle (./bench.bash -bundle) built from the commit below\n", r.Machine, r.GOARCH)
+	}
+	if r.Incomplete != "" {
+		fmt.Fprintf(&b, "- **incomplete run**, reported as far as it went: %s\n", r.Incomplete)
+	}
 	pv := r.Provenance
 	if pv.Commit != "" {
 		fmt.Fprintf(&b, "- repository commit: %s\n", pv.Commit)
@@ -226,6 +232,7 @@ type reportInput struct {
 	Names      []string // the benchmarks, Benchmark prefix included
 	Results    map[string][]Result
 	Provenance Provenance
+	Bundle     *bundleReport // set for the run folder of a bundle (ReportRun)
 }
 
 // report writes a finished run's benchstat tables, plots, summary and
@@ -243,8 +250,20 @@ func report(ctx context.Context, in reportInput, stdout io.Writer) error {
 		return err
 	}
 	tcNames := toolchainNames(in.Toolchains)
-	rec := newRecord(runInfo{Dir: outDir, Options: in.Options, Suite: in.Suite.Name, Start: in.Start, Elapsed: time.Since(in.Start),
-		Toolchains: in.Toolchains, Tables: tables, Plots: plots, HostCPU: hostCPU(in.Toolchains), Provenance: in.Provenance})
+	info := runInfo{Dir: outDir, Options: in.Options, Suite: in.Suite.Name, Start: in.Start, Elapsed: time.Since(in.Start),
+		Toolchains: in.Toolchains, Tables: tables, Plots: plots, Provenance: in.Provenance}
+	if b := in.Bundle; b != nil {
+		info.Elapsed, info.HostCPU = b.Elapsed, b.Host
+	} else {
+		info.HostCPU = hostCPU(in.Toolchains)
+	}
+	rec := newRecord(info)
+	if b := in.Bundle; b != nil {
+		rec.Mode, rec.Machine, rec.GOARCH, rec.Incomplete = b.Mode, b.Machine, b.GOARCH, b.Incomplete
+		if b.Elapsed == 0 {
+			rec.Elapsed = "unknown (not finished)"
+		}
+	}
 	if err := writeSummary(outDir, rec); err != nil {
 		return err
 	}

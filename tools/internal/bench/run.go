@@ -35,6 +35,12 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	if o.Publish != "" {
 		return Publish(root, o.Publish, stdout)
 	}
+	if o.Bundle != "" {
+		return BuildBundles(ctx, root, o.Bundle, o.GOARCHes, stdout)
+	}
+	if o.Report != "" {
+		return ReportRun(ctx, root, o.Report, stdout)
+	}
 	if len(o.Pool) > 0 {
 		return Pool(ctx, root, o.Pool, o.Out, stdout)
 	}

@@ -186,14 +186,15 @@ func writeTables(ctx context.Context, benchstat, outDir string, tcs []*prepared,
 			return nil, err
 		}
 	}
-	// Every toolchain side by side, in the canonical order, so the first
+	// Every toolchain side by side, in the canonical order (Known's, then
+	// the bundles' extra releases), so the first
 	// column (the baseline of the deltas) is upstream when present. With
 	// two toolchains that would repeat their comparison.
 	if len(tcs) == 2 && len(files) == 1 {
 		return files, nil
 	}
 	var ordered []*prepared
-	for _, k := range Known {
+	for _, k := range bundleToolchains {
 		if p, ok := byName[k.Name]; ok {
 			ordered = append(ordered, p)
 		}

@@ -294,11 +294,11 @@ func collect(from, dist, version string) error {
 
 // sameContent reports whether files a and b both exist and are equal.
 func sameContent(a, b string) (bool, error) {
-	ha, err := hashFile(a)
+	ha, err := HashFile(a)
 	if err != nil {
 		return false, err
 	}
-	hb, err := hashFile(b)
+	hb, err := HashFile(b)
 	if os.IsNotExist(err) {
 		return false, nil
 	} else if err != nil {
@@ -307,7 +307,8 @@ func sameContent(a, b string) (bool, error) {
 	return ha == hb, nil
 }
 
-func hashFile(name string) (string, error) {
+// HashFile returns the SHA-256 of the file name, in hex.
+func HashFile(name string) (string, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return "", err
@@ -358,7 +359,7 @@ func CheckDistFiles(dir string, want []string) error {
 func SumFiles(dir string, files []string) ([]byte, error) {
 	var b bytes.Buffer
 	for _, f := range files {
-		h, err := hashFile(filepath.Join(dir, f))
+		h, err := HashFile(filepath.Join(dir, f))
 		if err != nil {
 			return nil, err
 		}
@@ -380,7 +381,7 @@ func CheckSums(dir string) error {
 		if !ok {
 			return fmt.Errorf("%s: bad line %q", SumsFile, line)
 		}
-		got, err := hashFile(filepath.Join(dir, name))
+		got, err := HashFile(filepath.Join(dir, name))
 		if err != nil {
 			return err
 		}
