@@ -69,7 +69,7 @@ func waitNoSplit(ctx context.Context, r fork.Repo) error {
 
 	var failed []string
 	for _, b := range builds {
-		p, err := disassemble(ctx, r, dir, b.goos, b.goarch, b.flags...)
+		p, err := disassemble(ctx, r, dir, nil, b.goos, b.goarch, b.flags...)
 		if err != nil {
 			return err
 		}
@@ -109,7 +109,7 @@ func waitNoSplit(ctx context.Context, r fork.Repo) error {
 	if err := os.WriteFile(overlay, js, 0o644); err != nil {
 		return err
 	}
-	p, err := disassemble(ctx, r, dir, "linux", "amd64", "-overlay", overlay)
+	p, err := disassemble(ctx, r, dir, nil, "linux", "amd64", "-overlay", overlay)
 	if err != nil {
 		return err
 	}
@@ -178,7 +178,7 @@ func fastPathBarriers(ctx context.Context, r fork.Repo) error {
 	defer os.RemoveAll(dir)
 	var failed []string
 	for _, t := range barrierTargets {
-		p, err := disassembleEnv(ctx, r, dir, t.env, "linux", t.goarch)
+		p, err := disassemble(ctx, r, dir, t.env, "linux", t.goarch)
 		if err != nil {
 			return err
 		}
@@ -216,13 +216,9 @@ func fastPathBarriers(ctx context.Context, r fork.Repo) error {
 }
 
 // disassemble builds an empty program for goos/goarch with the experiment
-// on and the go build flags given, and returns the runtime's functions in
-// its machine code.
-func disassemble(ctx context.Context, r fork.Repo, dir, goos, goarch string, flags ...string) (objdump.Program, error) {
-	return disassembleEnv(ctx, r, dir, nil, goos, goarch, flags...)
-}
-
-func disassembleEnv(ctx context.Context, r fork.Repo, dir string, env []string, goos, goarch string, flags ...string) (objdump.Program, error) {
+// on, the environment additions env and the go build flags given, and
+// returns the runtime's functions in its machine code.
+func disassemble(ctx context.Context, r fork.Repo, dir string, env []string, goos, goarch string, flags ...string) (objdump.Program, error) {
 	main := filepath.Join(dir, "main.go")
 	if err := os.WriteFile(main, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
 		return nil, err
