@@ -210,9 +210,9 @@ func tempBenchstat(ctx context.Context, root, pattern string) (benchstat string,
 }
 
 // prepareAll prepares the toolchains o names for suite s. Where each
-// toolchain brings its own benchmarks (-runtime), one whose source lacks
-// the planned ones is left out with a note, and one with other ones is an
-// error.
+// toolchain brings its own benchmarks (-runtime), one without the planned
+// ones is left out with a note (suite.leftOut), and one with other ones is
+// an error.
 func prepareAll(ctx context.Context, root string, s suite, o Options, names []string, stdout io.Writer) ([]*prepared, error) {
 	var tcs []*prepared
 	for _, t := range o.Toolchains {
@@ -221,13 +221,11 @@ func prepareAll(ctx context.Context, root string, s suite, o Options, names []st
 			return nil, err
 		}
 		p.PkgDir = s.pkgDir(p.GOROOT)
-		if s.ownBenchmarks() {
-			if has, err := hasBenchmarks(p, o.Bench, names); err != nil {
-				return nil, err
-			} else if !has {
-				fmt.Fprintf(stdout, "toolchain %-9s %s: left out, its %s declares no benchmark matching %q\n", p.Name, p.Version, p.PkgDir, o.Bench)
-				continue
-			}
+		if why, err := s.leftOut(p, o.Bench, names); err != nil {
+			return nil, err
+		} else if why != "" {
+			fmt.Fprintf(stdout, "toolchain %-9s %s: left out, %s\n", p.Name, p.Version, why)
+			continue
 		}
 		fmt.Fprintf(stdout, "toolchain %-9s %s (GOROOT %s%s)\n", p.Name, p.Version, p.GOROOT, expNote(p.Experiment))
 		tcs = append(tcs, p)

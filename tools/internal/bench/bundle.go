@@ -30,21 +30,6 @@ import (
 //go:embed runner.sh
 var runnerScript []byte
 
-// bundleExtra are toolchains that bundles compare besides Known: a
-// bundle is run once on a machine, so it carries every release of
-// interest.
-var bundleExtra = []Toolchain{
-	{Name: "go1.27", Release: "go1.27.3", Desc: "released Go 1.27.3"},
-}
-
-// bundleToolchains are the toolchains of a bundle, in the order of tables
-// and plots.
-var bundleToolchains = append(slices.Clip(Known), bundleExtra...)
-
-// bundleComparisons are a bundle run's tables: a normal run's, and the
-// fork against the newest release.
-var bundleComparisons = append(slices.Clip(wantedComparisons), Comparison{New: "spinbit", Base: "go1.27"})
-
 // BundleGOARCHes are the architectures -bundle builds for by default.
 var BundleGOARCHes = []string{"amd64", "arm64"}
 
@@ -110,7 +95,7 @@ func BuildBundles(ctx context.Context, root, dir string, goarches []string, stdo
 		return err
 	}
 	var tcs []*prepared
-	for _, t := range bundleToolchains {
+	for _, t := range Known {
 		p, err := prepare(ctx, root, t)
 		if err != nil {
 			return err
@@ -166,9 +151,7 @@ type bundleSpec struct {
 
 // bundleSpecs are the suites of a bundle: bench/ with every toolchain,
 // and the runtime's mutex benchmarks (what -runtime runs) with the fork,
-// the experiment on and off. The patch series adds those benchmarks, so
-// the releases' runtimes lack them (and go1.27's runtime source has
-// syntax that the tools' own go/parser may not read).
+// the experiment on and off (suite.leftOut).
 func bundleSpecs(root string, tcs []*prepared, stdout io.Writer) ([]bundleSpec, error) {
 	var specs []bundleSpec
 	for _, s := range []suite{{Desc: "bench/", root: root}, {Name: "runtime", Desc: "the runtime's mutex benchmarks", root: root}} {
@@ -184,17 +167,11 @@ func bundleSpecs(root string, tcs []*prepared, stdout io.Writer) ([]bundleSpec, 
 		for _, p := range tcs {
 			q := *p
 			q.PkgDir = s.pkgDir(p.GOROOT)
-			if s.ownBenchmarks() && !p.Fork() {
-				fmt.Fprintf(stdout, "%s: %s left out: the %s benchmarks come with the patch series\n", sp.Name, p.Name, sp.Pattern)
+			if why, err := s.leftOut(&q, sp.Pattern, names); err != nil {
+				return nil, err
+			} else if why != "" {
+				fmt.Fprintf(stdout, "%s: %s left out: %s\n", sp.Name, p.Name, why)
 				continue
-			}
-			if s.ownBenchmarks() {
-				if has, err := hasBenchmarks(&q, sp.Pattern, names); err != nil {
-					return nil, err
-				} else if !has {
-					fmt.Fprintf(stdout, "%s: %s left out, its runtime has no benchmark matching %q\n", sp.Name, p.Name, sp.Pattern)
-					continue
-				}
 			}
 			sp.TCs = append(sp.TCs, &q)
 		}

@@ -293,7 +293,7 @@ func ReportRun(ctx context.Context, root, dir string, stdout io.Writer) error {
 			fmt.Fprintf(stdout, "%s: no results yet; nothing to report\n", s.Name)
 			continue
 		}
-		comparisons := bundleComparisons
+		comparisons := wantedComparisons
 		if s.Name == "runtime" {
 			comparisons = runtimeComparisons
 		}

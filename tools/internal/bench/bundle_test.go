@@ -412,7 +412,7 @@ func TestPublishRun(t *testing.T) {
 		t.Skip("builds benchstat")
 	}
 	var tcs []string
-	for _, k := range bundleToolchains {
+	for _, k := range Known {
 		tcs = append(tcs, k.Name)
 	}
 	stage := fakeBundle(t, hostGOARCH(t), tcs...)

@@ -34,6 +34,7 @@ var Known = []Toolchain{
 	{Name: "spinbit", Desc: "the fork (goroot/bin/go) with default settings"},
 	{Name: "nospinbit", Experiment: "nospinbitmutex", Desc: "the fork built with GOEXPERIMENT=nospinbitmutex"},
 	{Name: "go1.24", Release: "go1.24.13", Desc: "released Go 1.24.13, which has upstream's own spinbit mutex"},
+	{Name: "go1.27", Release: "go1.27.3", Desc: "released Go 1.27.3, the current upstream release, where the spinbit mutex is the only one"},
 }
 
 func knownNames() string {
@@ -118,8 +119,8 @@ func (o Options) makeFork(ctx context.Context, root string) error {
 }
 
 // Defaults for the two modes. Full mode's benchtime was chosen with
-// Estimate so that the default full run stays well under 30 minutes on the
-// 2-core development machine; see estimate.go.
+// Estimate so that the default full run, five toolchains, stays under 40
+// minutes on the 2-core development machine; see estimate.go.
 var (
 	quickCPUs      = []int{1, 4, 16}
 	fullCPUs       = []int{1, 2, 4, 8, 16, 32}
@@ -133,7 +134,7 @@ var (
 	// longer per iteration.
 	runtimeCPUs       = []int{1, 2, 4, 8, 16, 32}
 	runtimeBenchtime  = "200ms"
-	runtimeToolchains = "spinbit,nospinbit,go1.24"
+	runtimeToolchains = "spinbit,nospinbit,go1.24,go1.27"
 )
 
 const usageText = `usage: ./bench.bash [flags]
@@ -151,18 +152,20 @@ pooled folder in bench/report/pooled/ (bench/report/runtime/pooled/ for
 -runtime runs).
 
 Toolchains: upstream (go1.23.12), spinbit (the fork in goroot/),
-nospinbit (the fork with GOEXPERIMENT=nospinbitmutex), go1.24 (go1.24.13).
+nospinbit (the fork with GOEXPERIMENT=nospinbitmutex), go1.24 (go1.24.13),
+go1.27 (go1.27.3, the current upstream release).
 
 With -runtime it runs instead the runtime package's own mutex benchmarks
 (BenchmarkRuntimeMutex*, patch 0008), built by each toolchain from its own
-GOROOT: by default spinbit against nospinbit, and go1.24 too if its runtime
-had them (it does not: it is left out, saying so). Its output folders are
+GOROOT: by default spinbit against nospinbit, and go1.24 and go1.27 too if
+their runtimes had them (they do not: the patch series adds them, so the
+releases are left out, saying so). Its output folders are
 bench/results/runtime-<timestamp>/, and -publish puts them in
 bench/report/runtime/.
 
 With -bundle DIR it runs nothing here: it builds, for each -goarch (default
 amd64,arm64), DIR/spinbit-bench-<goarch>.tar.gz and its .sha256 file: the
-test binaries of bench/ built by every toolchain and go1.27.3, those of
+test binaries of bench/ built by every toolchain, those of
 the runtime's mutex benchmarks built by the fork (experiment on and off),
 and run.sh, a POSIX sh script that runs them interleaved on any Linux
 machine of that architecture and writes a run folder. -report FOLDER

@@ -47,8 +47,30 @@ func TestParseFlagsModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if full.Quick || full.Count != 10 || !reflect.DeepEqual(full.CPUs, []int{1, 2, 4, 8, 16, 32}) || full.Benchtime != fullBenchtime || len(full.Toolchains) != 4 {
+	if full.Quick || full.Count != 10 || !reflect.DeepEqual(full.CPUs, []int{1, 2, 4, 8, 16, 32}) || full.Benchtime != fullBenchtime {
 		t.Errorf("full defaults = %+v", full)
+	}
+	// Every release is compared by default, the current one included.
+	var names, releases []string
+	for _, tc := range full.Toolchains {
+		names, releases = append(names, tc.Name), append(releases, tc.Release)
+	}
+	if got := strings.Join(names, ","); got != "upstream,spinbit,nospinbit,go1.24,go1.27" {
+		t.Errorf("default toolchains = %s, want upstream,spinbit,nospinbit,go1.24,go1.27", got)
+	}
+	if got := strings.Join(releases, ","); got != "go1.23.12,,,go1.24.13,go1.27.3" {
+		t.Errorf("default releases = %s, want go1.23.12, the fork twice, go1.24.13, go1.27.3", got)
+	}
+	rt, err := ParseFlags([]string{"-runtime"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = nil
+	for _, tc := range rt.Toolchains {
+		names = append(names, tc.Name)
+	}
+	if got := strings.Join(names, ","); got != "spinbit,nospinbit,go1.24,go1.27" {
+		t.Errorf("-runtime default toolchains = %s, want spinbit,nospinbit,go1.24,go1.27 (the releases to be left out, saying so)", got)
 	}
 	quick, err := ParseFlags([]string{"-quick", "-toolchains", "upstream,go1.24"}, io.Discard)
 	if err != nil {
@@ -99,7 +121,23 @@ func TestParseFlagsErrors(t *testing.T) {
 	if o, err := ParseFlags([]string{"-pool", "a, b", "-out", "p", "-root", "/r"}, io.Discard); err != nil || len(o.Pool) != 2 || o.Pool[1] != "b" || o.Out != "p" {
 		t.Errorf("-pool 'a, b' -out p: %+v, %v; want runs a and b, -out kept", o, err)
 	}
-	if _, err := ParseFlags([]string{"-help"}, io.Discard); !errors.Is(err, flag.ErrHelp) {
+	var help strings.Builder
+	if _, err := ParseFlags([]string{"-help"}, &help); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("-help: error = %v, want flag.ErrHelp", err)
+	}
+	// -help names every toolchain with its release, and the defaults.
+	for _, k := range Known {
+		want := k.Name + " ("
+		if k.Release != "" {
+			want += k.Release
+		}
+		if !strings.Contains(help.String(), want) {
+			t.Errorf("-help does not name toolchain %s as %q", k.Name, want)
+		}
+	}
+	for _, want := range []string{"default " + knownNames(), "or " + runtimeToolchains + " with -runtime"} {
+		if !strings.Contains(help.String(), want) {
+			t.Errorf("-help does not say %q", want)
+		}
 	}
 }

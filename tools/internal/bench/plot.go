@@ -43,9 +43,10 @@ var seriesColors = map[string]string{
 	"spinbit":   "#1f6fb4",
 	"nospinbit": "#e07b10",
 	"go1.24":    "#2b9a3a",
+	"go1.27":    "#9b3fb5",
 }
 
-var fallbackColors = []string{"#9b3fb5", "#c0392b", "#17a2b8", "#8c6d31"}
+var fallbackColors = []string{"#c0392b", "#17a2b8", "#8c6d31"}
 
 func colorOf(name string, i int) string {
 	if c, ok := seriesColors[name]; ok {

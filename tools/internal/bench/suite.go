@@ -25,11 +25,13 @@ type suite struct {
 const runtimeBench = "RuntimeMutex"
 
 // runtimeComparisons are the tables of a -runtime run: the experiment on
-// against off, and each against go1.24 if it ran the same benchmarks.
+// against off, and each against a release if it ran the same benchmarks.
 var runtimeComparisons = []Comparison{
 	{New: "spinbit", Base: "nospinbit"},
 	{New: "spinbit", Base: "go1.24"},
 	{New: "nospinbit", Base: "go1.24"},
+	{New: "spinbit", Base: "go1.27"},
+	{New: "nospinbit", Base: "go1.27"},
 }
 
 func (o Options) suite(root string) suite {
@@ -54,6 +56,25 @@ func (s suite) pkgDir(goroot string) string {
 // ownBenchmarks says whether each toolchain brings its own benchmarks (its
 // runtime), which may lack the ones planned.
 func (s suite) ownBenchmarks() bool { return s.Name == "runtime" }
+
+// leftOut says why toolchain p, whose PkgDir is set, cannot run the
+// suite's benchmarks named (those matching pattern), or "" if it can.
+// Only a suite whose toolchains bring their own benchmarks (-runtime)
+// leaves any out: a release always, since the patch series adds those
+// benchmarks (and go/parser of the tools' Go may not read a newer
+// release's source), the fork when its runtime lacks them.
+func (s suite) leftOut(p *prepared, pattern string, names []string) (string, error) {
+	if !s.ownBenchmarks() {
+		return "", nil
+	}
+	if !p.Fork() {
+		return fmt.Sprintf("the %s benchmarks come with the patch series", pattern), nil
+	}
+	if has, err := hasBenchmarks(p, pattern, names); err != nil || has {
+		return "", err
+	}
+	return fmt.Sprintf("its %s declares no benchmark matching %q", p.PkgDir, pattern), nil
+}
 
 // plannedBenchmarks lists the benchmarks matching pattern, from the
 // source of bench/ or of the fork's runtime.

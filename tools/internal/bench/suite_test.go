@@ -18,7 +18,7 @@ func TestParseFlagsRuntime(t *testing.T) {
 	for _, tc := range o.Toolchains {
 		names = append(names, tc.Name)
 	}
-	if !o.Runtime || o.Bench != runtimeBench || strings.Join(names, ",") != "spinbit,nospinbit,go1.24" ||
+	if !o.Runtime || o.Bench != runtimeBench || strings.Join(names, ",") != "spinbit,nospinbit,go1.24,go1.27" ||
 		!reflect.DeepEqual(o.CPUs, runtimeCPUs) || o.Benchtime != runtimeBenchtime || o.Count != fullCount {
 		t.Errorf("-runtime defaults = %+v", o)
 	}
@@ -85,5 +85,37 @@ func TestRuntimeSuite(t *testing.T) {
 	writeRuntimeTest(t, other, "BenchmarkRuntimeMutexHandoff")
 	if _, err := hasBenchmarks(&prepared{Toolchain: Known[3], PkgDir: other}, runtimeBench, names); err == nil || !strings.Contains(err.Error(), "go1.24") {
 		t.Errorf("a runtime with other ones: got %v, want an error naming the toolchain", err)
+	}
+
+	// leftOut: the releases are left out unread (a newer release's source
+	// may not parse), the fork by what its runtime declares, and bench/'s
+	// toolchains never.
+	unreadable := filepath.Join(t.TempDir(), "src", "runtime")
+	if err := os.MkdirAll(unreadable, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(unreadable, "x_test.go"), []byte("package runtime\nfunc (T) M[P any]() {}\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]Toolchain{}
+	for _, k := range Known {
+		byName[k.Name] = k
+	}
+	for _, c := range []struct {
+		s      suite
+		tc     string
+		dir    string
+		reason string // "" to keep it
+	}{
+		{s, "go1.27", unreadable, "come with the patch series"},
+		{s, "go1.24", other, "come with the patch series"},
+		{s, "spinbit", fork, ""},
+		{s, "nospinbit", old, "declares no benchmark matching"},
+		{Options{}.suite(root), "go1.27", unreadable, ""},
+	} {
+		why, err := c.s.leftOut(&prepared{Toolchain: byName[c.tc], PkgDir: c.dir}, runtimeBench, names)
+		if err != nil || (c.reason == "") != (why == "") || !strings.Contains(why, c.reason) {
+			t.Errorf("suite %q, %s in %s: leftOut = %q, %v; want a reason with %q", c.s.Name, c.tc, c.dir, why, err, c.reason)
+		}
 	}
 }

@@ -29,12 +29,13 @@ func (c Comparison) File() string { return c.New + "-vs-" + c.Base + ".txt" }
 func (c Comparison) String() string { return c.New + " vs " + c.Base }
 
 // wantedComparisons are the comparisons a run writes when it has both
-// toolchains: the fork against its base and against the next release, the
-// fork's fallback path against the base (it should match), and upstream's
-// own change between the two releases for reference.
+// toolchains: the fork against its base, the next release and the current
+// one, the fork's fallback path against the base (it should match), and
+// upstream's own change between the first two releases for reference.
 var wantedComparisons = []Comparison{
 	{New: "spinbit", Base: "upstream"},
 	{New: "spinbit", Base: "go1.24"},
+	{New: "spinbit", Base: "go1.27"},
 	{New: "nospinbit", Base: "upstream"},
 	{New: "go1.24", Base: "upstream"},
 }
@@ -186,15 +187,14 @@ func writeTables(ctx context.Context, benchstat, outDir string, tcs []*prepared,
 			return nil, err
 		}
 	}
-	// Every toolchain side by side, in the canonical order (Known's, then
-	// the bundles' extra releases), so the first
-	// column (the baseline of the deltas) is upstream when present. With
-	// two toolchains that would repeat their comparison.
+	// Every toolchain side by side, in Known's order, so the first column
+	// (the baseline of the deltas) is upstream when present. With two
+	// toolchains that would repeat their comparison.
 	if len(tcs) == 2 && len(files) == 1 {
 		return files, nil
 	}
 	var ordered []*prepared
-	for _, k := range bundleToolchains {
+	for _, k := range Known {
 		if p, ok := byName[k.Name]; ok {
 			ordered = append(ordered, p)
 		}

@@ -58,7 +58,7 @@ func TestComparisons(t *testing.T) {
 		return strings.Join(s, " ")
 	}
 	all, _ := ParseToolchains(knownNames())
-	if got, want := names(Comparisons(all)), "spinbit-vs-upstream.txt spinbit-vs-go1.24.txt nospinbit-vs-upstream.txt go1.24-vs-upstream.txt"; got != want {
+	if got, want := names(Comparisons(all)), "spinbit-vs-upstream.txt spinbit-vs-go1.24.txt spinbit-vs-go1.27.txt nospinbit-vs-upstream.txt go1.24-vs-upstream.txt"; got != want {
 		t.Errorf("all toolchains: %s, want %s", got, want)
 	}
 	some, _ := ParseToolchains("go1.24,upstream")
