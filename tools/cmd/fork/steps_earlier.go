@@ -131,7 +131,8 @@ func claimCatchesPerMCount(ctx context.Context, r fork.Repo) error {
 
 // enforcementBreaks are the breaks of torture.Breaks that each remove one
 // of the two places that keep Ms out of a claimed mutex: lock2Slow's
-// refusal to take it, and lock2's give-back after a swap that took it.
+// refusal to take it with a CAS, and lock2's hand-off after a swap that
+// took it.
 var enforcementBreaks = []string{"slow-ignores-claim", "fast-ignores-claim"}
 
 // claimOutOfOrder is TestRuntimeMutexClaim's report of the first Ms into
@@ -149,7 +150,7 @@ const enforcementRuns = 10
 // torture mode, on each of enforcementBreaks (go test -overlay in place of
 // lock_spinbit.go), up to enforcementRuns times: a run must fail for the
 // order of entries, as an M that had already entered comes back while the
-// claim passes to the next M in line and, with that check gone, enters
+// mutex is handed to the next M in line and, with that check gone, enters
 // again out of its turn. A failure of another kind fails the step: it
 // would mean the test no longer stages its claim.
 func claimCatchesNoEnforcement(ctx context.Context, r fork.Repo) error {

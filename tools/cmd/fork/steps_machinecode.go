@@ -22,17 +22,18 @@ var machineCodeSteps = []step{
 	{name: "runtime/fast-path-barriers", run: fastPathBarriers},
 }
 
-// waitWindow is the function that holds the whole of an M's time on a
-// mutex's wait stack (lock_spinbit.go): nothing it reaches may check the
-// stack bound.
-const waitWindow = "runtime.mutexSleepOnStack"
+// waitWindows are the functions that hold the whole of an M's time on a
+// mutex's wait stack (lock_spinbit.go) or in its claim queue
+// (lock_claim.go): nothing they reach may check the stack bound.
+var waitWindows = []string{"runtime.mutexSleepOnStack", "runtime.mutexWaitForClaim"}
 
-// windowTrusted are the functions that waitWindow may reach and that the
+// windowTrusted are the functions that waitWindows may reach and that the
 // check does not look into, with the reason for each. Any other call to
 // systemstack, whose function the check cannot follow, is reported.
 var windowTrusted = map[string]string{
 	"runtime.nanotime1.abi0": "assembly without a bound check that calls the vDSO's clock on the system stack",
 	"runtime.throw":          "the program dies there: a nested wait cannot matter (torture mode's lost-wakeup throw)",
+	"runtime.futexwakeup":    "upstream's nosplit futex wakeup, which calls systemstack only to print an error before it crashes the program on purpose",
 }
 
 // waitNoSplitTargets are the GOOS/GOARCH pairs whose machine code
@@ -42,8 +43,9 @@ var waitNoSplitTargets = [][2]string{
 }
 
 // waitNoSplit disassembles an empty program built with the experiment on,
-// for each of waitNoSplitTargets and in torture mode on amd64, and fails
-// if any function that waitWindow reaches checks the stack bound (calls
+// for each of waitNoSplitTargets, and in torture mode and without
+// optimization (-N -l) on amd64, and fails
+// if any function that waitWindows reach checks the stack bound (calls
 // morestack) or calls through a register, windowTrusted aside. It then builds the program once more with the
 // //go:nosplit of lock_futexsema.go's semasleep dropped, and fails unless
 // the check reports semasleep, and unless TestRuntimeMutexWaitNoSplit,
@@ -65,7 +67,11 @@ func waitNoSplit(ctx context.Context, r fork.Repo) error {
 	for _, t := range waitNoSplitTargets {
 		builds = append(builds, build{t[0], t[1], nil, ""})
 	}
-	builds = append(builds, build{"linux", "amd64", []string{"-tags=" + torture.Tag}, " in torture mode"})
+	builds = append(builds,
+		build{"linux", "amd64", []string{"-tags=" + torture.Tag}, " in torture mode"},
+		// Without inlining, every small helper the window calls is a
+		// call of its own, with its own bound check unless nosplit.
+		build{"linux", "amd64", []string{"-gcflags=all=-N -l"}, " unoptimized"})
 
 	var failed []string
 	for _, b := range builds {
@@ -74,8 +80,14 @@ func waitNoSplit(ctx context.Context, r fork.Repo) error {
 			return err
 		}
 		name := b.goos + "/" + b.goarch + b.what
+		for _, w := range waitWindows {
+			if p[w] == nil {
+				return fmt.Errorf("%s: %s is not in the disassembly (inlined or renamed?): the check would not look at it", name, w)
+			}
+		}
 		findings := windowFindings(p)
-		fmt.Printf("%s: %s reaches %d functions: %s\n", name, waitWindow, len(p.Reached(waitWindow)), strings.Join(p.Reached(waitWindow), " "))
+		reached := p.Reached(waitWindows...)
+		fmt.Printf("%s: %s reach %d functions: %s\n", name, strings.Join(waitWindows, " and "), len(reached), strings.Join(reached, " "))
 		for _, f := range findings {
 			fmt.Printf("\t%s\n", f)
 		}
@@ -139,14 +151,14 @@ func waitNoSplit(ctx context.Context, r fork.Repo) error {
 // bound while throwsplit is set.
 var splitAtBadTime = regexp.MustCompile(`fatal error: runtime: stack split at bad time`)
 
-// windowFindings returns what objdump.NoSplitFrom finds from waitWindow,
+// windowFindings returns what objdump.NoSplitFrom finds from waitWindows,
 // not looking into windowTrusted.
 func windowFindings(p objdump.Program) []objdump.Finding {
 	trusted := map[string]bool{}
 	for name := range windowTrusted {
 		trusted[name] = true
 	}
-	return p.NoSplitFrom(trusted, waitWindow)
+	return p.NoSplitFrom(trusted, waitWindows...)
 }
 
 // barrierTargets are the GOARCHes, and their variants, whose fast paths
@@ -183,7 +195,7 @@ func fastPathBarriers(ctx context.Context, r fork.Repo) error {
 			return err
 		}
 		name := strings.TrimSpace("linux/" + t.goarch + " " + strings.Join(t.env, " "))
-		// The runtime holds full barriers elsewhere (mutexGiveBack's loads
+		// The runtime holds full barriers elsewhere (unlock2Wake's loads
 		// on ppc64x, publicationBarrier on arm64): if none shows, objdump
 		// spells them otherwise, and a count of zero below means nothing.
 		elsewhere := 0
@@ -229,7 +241,7 @@ func disassemble(ctx context.Context, r fork.Repo, dir string, env []string, goo
 	if out, err := captureCommand(ctx, dir, env, r.GoCommand(), args...); err != nil {
 		return nil, fmt.Errorf("go %s for %s/%s: %v\n%s", strings.Join(args, " "), goos, goarch, err, out)
 	}
-	text, err := output(ctx, dir, nil, r.GoCommand(), "tool", "objdump", "-s", `^runtime\.`, bin)
+	text, err := output(ctx, dir, nil, r.GoCommand(), "tool", "objdump", "-s", `^(runtime|internal/runtime/atomic)\.`, bin)
 	if err != nil {
 		return nil, fmt.Errorf("go tool objdump %s: %v", bin, err)
 	}

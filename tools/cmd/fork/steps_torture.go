@@ -35,9 +35,9 @@ var tortureSteps = []step{
 	{name: "torture/runtime-sync-short", long: true, limit: 30 * time.Minute, run: goTest("spinbitmutex", "-short", "-tags", torture.Tag, "runtime", "sync")},
 }
 
-// tortureFuncs are the functions of lock_spinbit.go that hold torture
-// hooks, as go tool objdump -s matches them.
-const tortureFuncs = `^runtime\.(lock2|lock2Slow|mutexGiveBack|mutexPoll|mutexSleepOnStack|mutexLeaveStack|unlock2|unlock2Wake)$`
+// tortureFuncs are the functions of lock_spinbit.go and lock_claim.go
+// that hold torture hooks, as go tool objdump -s matches them.
+const tortureFuncs = `^runtime\.(lock2|lock2Slow|mutexPoll|mutexSleepOnStack|mutexLeaveStack|unlock2|unlock2Wake|mutexClaimJoin|mutexHandOff|mutexWaitForClaim)$`
 
 // tortureFreeWhenOff builds a program with and without the tag and looks
 // at the machine code of the mutex: without it, nothing of torture mode
@@ -118,7 +118,7 @@ func checkTortureStats(out string) error {
 }
 
 // tortureCatchesBroken builds the runtime with each of torture.Breaks in
-// place of lock_spinbit.go (go test -overlay, goroot/ untouched) and runs
+// place of the file it breaks (go test -overlay, goroot/ untouched) and runs
 // the torture test: it must fail, in the way the break is expected to
 // show. The breaks run as many at once as there are CPUs: a caught
 // link-after-push waits a minute for its throw, with the CPUs free for the
@@ -182,19 +182,14 @@ func tortureBreaksWithoutTorture(ctx context.Context, r fork.Repo) error {
 // tortureEnv is the environment of the runs of the torture steps.
 var tortureEnv = []string{"GOEXPERIMENT=spinbitmutex"}
 
-// eachBreak writes, for each of torture.Breaks, lock_spinbit.go with the
-// break applied and a go build -overlay file that puts it in place of the
-// real one. It then calls f for each break with its index in Breaks and
+// eachBreak writes, for each of torture.Breaks, the file it breaks with
+// the break applied and a go build -overlay file that puts it in place of
+// the real one. It then calls f for each break with its index in Breaks and
 // its overlay's path, up to workers calls at once (inorder.Run; as many as
 // there are CPUs if workers is 0), and prints each break's name and what f
 // reported in the order of Breaks. It returns the errors f returned,
 // joined.
 func eachBreak(r fork.Repo, workers int, f func(i int, b torture.Break, overlay string) (string, error)) error {
-	real := filepath.Join(r.Goroot(), "src", "runtime", "lock_spinbit.go")
-	src, err := os.ReadFile(real)
-	if err != nil {
-		return err
-	}
 	dir, err := os.MkdirTemp("", "torture-break")
 	if err != nil {
 		return err
@@ -202,6 +197,11 @@ func eachBreak(r fork.Repo, workers int, f func(i int, b torture.Break, overlay 
 	defer os.RemoveAll(dir)
 	overlays := make([]string, len(torture.Breaks))
 	for i, b := range torture.Breaks {
+		real := filepath.Join(r.Goroot(), "src", "runtime", b.RuntimeFile())
+		src, err := os.ReadFile(real)
+		if err != nil {
+			return err
+		}
 		broken, err := b.Apply(string(src))
 		if err != nil {
 			return err

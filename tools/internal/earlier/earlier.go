@@ -51,8 +51,8 @@ const (
 func MutexPatienceFor(procs, ncpu int32) int64 { return MutexPatience }
 func MutexPatienceNow() int64                  { return MutexPatience }
 
-func MutexThisM() uintptr                              { return 0 }
-func MutexTopWaitsForClaim(l *Mutex, mp uintptr) bool { return false }
+func MutexThisM() uintptr                           { return 0 }
+func MutexWaitsForClaim(l *Mutex, mp uintptr) bool { return false }
 `
 )
 

@@ -1,7 +1,7 @@
 // Package torture drives the spinbit mutex's torture mode (goroot's
 // src/runtime/lock_torture.go, built with -tags spinbittorture): it reads
 // the counts the torture test prints, and it holds deliberately broken
-// versions of lock_spinbit.go that a torture run must catch.
+// versions of the mutex's files that a torture run must catch.
 package torture
 
 import (
@@ -82,11 +82,12 @@ func (s Stats) Count(name string) int64 {
 // An Edit replaces Old, which must occur exactly once, with New.
 type Edit struct{ Old, New string }
 
-// A Break is a deliberately wrong lock_spinbit.go, made by edits to the
+// A Break is a deliberately wrong file of the mutex, made by edits to the
 // real one, that a torture run must catch.
 type Break struct {
 	Name  string
 	What  string // what is wrong, for reports
+	File  string // the file of src/runtime it edits; "" for lock_spinbit.go
 	Edits []Edit
 	// Caught matches the output of a run that failed because of the
 	// break, as opposed to failing for some other reason.
@@ -96,16 +97,25 @@ type Break struct {
 	BoundOnly bool
 }
 
-// Apply returns src with b's edits made. It is an error if an edit's Old
-// text does not occur in src exactly once: lock_spinbit.go has changed and
-// the break must be brought up to date, or it would test nothing.
+// RuntimeFile returns the name of the file of src/runtime that b edits.
+func (b Break) RuntimeFile() string {
+	if b.File == "" {
+		return "lock_spinbit.go"
+	}
+	return b.File
+}
+
+// Apply returns src, the content of b's file, with b's edits made. It is
+// an error if an edit's Old text does not occur in src exactly once: the
+// file has changed and the break must be brought up to date, or it would
+// test nothing.
 func (b Break) Apply(src string) (string, error) {
 	for i, e := range b.Edits {
 		switch n := strings.Count(src, e.Old); n {
 		case 1:
 			src = strings.Replace(src, e.Old, e.New, 1)
 		default:
-			return "", fmt.Errorf("break %s, edit %d: the text to replace occurs %d times in lock_spinbit.go, want once; update tools/internal/torture to match it:\n%s", b.Name, i+1, n, e.Old)
+			return "", fmt.Errorf("break %s, edit %d: the text to replace occurs %d times in %s, want once; update tools/internal/torture to match it:\n%s", b.Name, i+1, n, b.RuntimeFile(), e.Old)
 		}
 	}
 	return src, nil
@@ -115,8 +125,8 @@ func (b Break) Apply(src string) (string, error) {
 // claim.
 var bypassed = regexp.MustCompile(`\d+ entries into the busy mutex by other Ms between a claim and its claimant's entry`)
 
-// Breaks are the broken versions of lock_spinbit.go that a torture run
-// must catch.
+// Breaks are the broken versions of the mutex that a torture run must
+// catch.
 var Breaks = []Break{
 	{
 		Name: "link-after-push",
@@ -125,8 +135,8 @@ var Breaks = []Break{
 			{
 				// The push builds its word without mutexPushed,
 				// which would link the M first, and links it after the CAS.
-				Old: "\tpushed := atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))\n\tif pushed {\n",
-				New: "\tnext := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping\n\tif giveUpSpin {\n\t\tnext &^= mutexSpinning\n\t}\n\tpushed := atomic.Casuintptr(&l.key, v, next)\n\tif pushed {\n\t\tmutexTortureDelay()\n\t\tmp.nextwaitm.set(mutexMFromKey(v))\n",
+				Old: "\tpushed = atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))\n\tif pushed {\n",
+				New: "\tnext := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping\n\tif giveUpSpin {\n\t\tnext &^= mutexSpinning\n\t}\n\tpushed = atomic.Casuintptr(&l.key, v, next)\n\tif pushed {\n\t\tmutexTortureDelay()\n\t\tmp.nextwaitm.set(mutexMFromKey(v))\n",
 			},
 		},
 		// Ms left off the stack wait for ever for a wakeup once their
@@ -142,21 +152,35 @@ var Breaks = []Break{
 		What: "lock2Slow takes a free mutex by storing the key word it loaded instead of a CAS",
 		Edits: []Edit{
 			{
-				Old: "\t\t\tif atomic.Casuintptr(&l.key, v, withSleepHint(next)) {\n\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n\t\t\t\tmutexTortureEnter(l)\n\t\t\t\tbreak\n\t\t\t}",
-				New: "\t\t\tatomic.Storeuintptr(&l.key, withSleepHint(next))\n\t\t\tif true {\n\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n\t\t\t\tmutexTortureEnter(l)\n\t\t\t\tbreak\n\t\t\t}",
+				Old: "\t\t\t\tif atomic.Casuintptr(&l.key, v, withSleepHint(next)) {\n\t\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n\t\t\t\t\tmutexTortureEnter(l)\n\t\t\t\t\tbreak\n\t\t\t\t}",
+				New: "\t\t\t\tatomic.Storeuintptr(&l.key, withSleepHint(next))\n\t\t\t\tif true {\n\t\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n\t\t\t\t\tmutexTortureEnter(l)\n\t\t\t\t\tbreak\n\t\t\t\t}",
 			},
 		},
 		Caught: regexp.MustCompile(`another M inside the critical section|unlock of unlocked lock|counter = |lost wakeup`),
+	},
+	{
+		Name: "hand-off-keeps-claim",
+		What: "mutexHandOff leaves mutexClaimed set when it takes the last M out of the claim queue",
+		File: "lock_claim.go",
+		Edits: []Edit{
+			{
+				Old: "\t} else {\n\t\tatomic.And8(keyFlags8(&l.key), ^uint8(mutexClaimed>>8))\n\t}\n",
+				New: "\t}\n",
+			},
+		},
+		// The claim outlives its queue, and a free mutex keeps a key
+		// word with mutexClaimed set, which the stress reports.
+		Caught: regexp.MustCompile(`free mutex has key word|another M inside the critical section|unlock of unlocked lock|counter = |lost wakeup`),
 	},
 	// The breaks below keep exclusion and break the bound: only the
 	// torture test's ledger of claims sees them.
 	{
 		Name: "slow-ignores-claim",
-		What: "lock2Slow takes a free mutex that another M has claimed",
+		What: "lock2Slow takes a free mutex with a CAS while its claim queue is not empty",
 		Edits: []Edit{
 			{
-				Old: "\t\tif v&(mutexLocked|mutexClaimed) == 0 {\n\t\t\tnext := v | mutexLocked\n",
-				New: "\t\tif v&mutexLocked == 0 {\n\t\t\tnext := v | mutexLocked\n",
+				Old: "\t\tif v&mutexLocked == 0 {\n\t\t\tif v&mutexClaimed == 0 {\n",
+				New: "\t\tif v&mutexLocked == 0 {\n\t\t\tif true {\n",
 			},
 		},
 		Caught:    bypassed,
@@ -164,35 +188,24 @@ var Breaks = []Break{
 	},
 	{
 		Name: "fast-ignores-claim",
-		What: "lock2's swap enters a critical section under a claimed mutex instead of giving it back",
+		What: "lock2's swap enters a critical section under a claimed mutex instead of handing it off",
 		Edits: []Edit{
 			{
-				Old: "\t\tif *keyFlags8(&l.key)&(mutexClaimed>>8) == 0 {\n",
-				New: "\t\tif *keyFlags8(&l.key)&(mutexClaimed>>8) == 0 || true {\n",
+				Old: "\t\tif *keyFlags8(&l.key)&(mutexClaimed>>8) == 0 || mutexHandOff(l) == nil {\n",
+				New: "\t\tif true {\n",
 			},
 		},
 		Caught:    bypassed,
 		BoundOnly: true,
 	},
 	{
-		Name: "give-back-drops-claim",
-		What: "mutexGiveBack clears the claim along with mutexLocked, and the claimant takes the mutex anyway",
+		Name: "hand-off-to-newest",
+		What: "mutexHandOff hands the mutex to the M that joined the claim queue last instead of the first",
+		File: "lock_claim.go",
 		Edits: []Edit{
 			{
-				Old: "\tfor !atomic.Casuintptr(&l.key, v, withSleepHint(v&^mutexLocked)) {\n",
-				New: "\tfor !atomic.Casuintptr(&l.key, v, withSleepHint(v&^(mutexLocked|mutexClaimed))) {\n",
-			},
-		},
-		Caught:    bypassed,
-		BoundOnly: true,
-	},
-	{
-		Name: "pass-drops-claim",
-		What: "mutexPassClaim clears the claim as it passes it on, and the M it woke takes the mutex as claimant anyway",
-		Edits: []Edit{
-			{
-				Old: "\t\t\tnext := v &^ (mutexStackLocked | mutexSleeping)\n\t\t\tif oldestAbove == nil {\n",
-				New: "\t\t\tnext := v &^ (mutexStackLocked | mutexSleeping | mutexClaimed)\n\t\t\tif oldestAbove == nil {\n",
+				Old: "\thead, before := b.find(l)\n\tif head == nil {\n\t\tmutexTortureNote(mutexEventHandOffNone)\n",
+				New: "\thead, before := b.find(l)\n\tif head != nil && head.mutexClaim.next != 0 {\n\t\tlast, second := head.mutexClaim.tail.ptr(), head\n\t\tfor second.mutexClaim.next.ptr() != last {\n\t\t\tsecond = second.mutexClaim.next.ptr()\n\t\t}\n\t\tsecond.mutexClaim.next = 0\n\t\thead.mutexClaim.tail.set(second)\n\t\tlast.mutexClaim.next.set(head)\n\t\tlast.mutexClaim.tail.set(second)\n\t\tlast.mutexClaim.queues = head.mutexClaim.queues\n\t\tif before == nil {\n\t\t\tb.queues.set(last)\n\t\t} else {\n\t\t\tbefore.mutexClaim.queues.set(last)\n\t\t}\n\t\thead = last\n\t}\n\tif head == nil {\n\t\tmutexTortureNote(mutexEventHandOffNone)\n",
 			},
 		},
 		Caught:    bypassed,
