@@ -14,7 +14,8 @@ import (
 //
 //	/* go lock2: `prev := atomic.Xchg8(key8(&l.key), mutexLocked)` */
 //
-// naming a Go function and quoting, in backquotes, the statements the step
+// naming a Go function (a method as Type.name, such as
+// mutexClaimBucket.lock) and quoting, in backquotes, the statements the step
 // stands for. CheckQuotes verifies that the function still contains each
 // quoted statement, so that a change to the Go code shows which steps of the
 // model to look at again. Every atomic step carries such a comment, or one
@@ -23,9 +24,9 @@ import (
 
 var (
 	comment   = regexp.MustCompile(`(?s)/\*(.*?)\*/`)
-	goTag     = regexp.MustCompile(`(?:^|\s)go ([A-Za-z_]\w*):\s`)
+	goTag     = regexp.MustCompile(`(?:^|\s)go ([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?):\s`)
 	fragment  = regexp.MustCompile("`([^`]+)`")
-	stepTag   = regexp.MustCompile(`/\*\s*(go [A-Za-z_]\w*:|mutant|model)`)
+	stepTag   = regexp.MustCompile(`/\*\s*(go [A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?:|mutant|model)`)
 	spaceRuns = regexp.MustCompile(`\s+`)
 )
 
@@ -71,7 +72,9 @@ func untaggedSteps(model string) []int {
 }
 
 // funcBodies returns the source of each function declared in the Go file
-// src, whitespace runs folded to one space.
+// src, whitespace runs folded to one space, keyed by its name, or by
+// Type.name for a method, so that a method named like a function (the
+// claim bucket's lock, and the runtime's lock) is a quote target of its own.
 func funcBodies(name string, src []byte, into map[string]string) error {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
@@ -84,9 +87,24 @@ func funcBodies(name string, src []byte, into map[string]string) error {
 			continue
 		}
 		start, end := fset.Position(fd.Pos()).Offset, fset.Position(fd.End()).Offset
-		into[fd.Name.Name] = fold(string(src[start:end]))
+		into[funcName(fd)] = fold(string(src[start:end]))
 	}
 	return nil
+}
+
+// funcName returns fd's name, as Type.name for a method.
+func funcName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	if star, ok := t.(*ast.StarExpr); ok {
+		t = star.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name + "." + fd.Name.Name
+	}
+	return fd.Name.Name
 }
 
 func fold(s string) string { return strings.TrimSpace(spaceRuns.ReplaceAllString(s, " ")) }

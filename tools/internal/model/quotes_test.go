@@ -20,6 +20,14 @@ func lock2(l *mutex) {
 func unlock2(l *mutex) {
 	atomic.Xchg8(key8(&l.key), 0)
 }
+
+func lock(l *mutex) {
+	lock2(l)
+}
+
+func (b *bucket) lock() {
+	b.serving.Load()
+}
 `
 
 func TestCheckQuotes(t *testing.T) {
@@ -36,6 +44,9 @@ func TestCheckQuotes(t *testing.T) {
 		{"statement in another function", "/* go unlock2: `return` */\n",
 			[]string{"unlock2 no longer contains `return`"}},
 		{"no such function", "/* go lock3: `return` */\n", []string{"no function lock3"}},
+		{"method", "atomic { /* go bucket.lock: `b.serving.Load()` */\n", nil},
+		{"method is not the function", "/* go lock: `b.serving.Load()` */\n", []string{"lock no longer contains `b.serving.Load()`"}},
+		{"function is not the method", "/* go bucket.lock: `lock2(l)` */\n", []string{"bucket.lock no longer contains `lock2(l)`"}},
 		{"untagged step", "/* go lock2: `return` */\n\tatomic { x = 1 }\n",
 			[]string{"model line 2: the atomic step has no comment"}},
 		{"nothing quoted", "atomic { /* model: x */ }\n", []string{"quotes no Go statement at all"}},
