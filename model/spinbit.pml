@@ -1,60 +1,55 @@
 /*
  * spinbit.pml: a Promela model, for the Spin model checker, of the
- * go-spinbit runtime mutex as goroot/src/runtime/lock_spinbit.go implements
- * it (lock2, mutexGiveBack, lock2Slow, mutexPushed, mutexSleepOnStack,
- * mutexPassClaim, mutexLeaveStack, unlock2, unlock2Wake), with the M
- * semaphore it sleeps on from goroot/src/runtime/lock_futexsema.go
- * (semasleep, with and without a timeout, and semawakeup) and the partial
- * M pointers of lock_mkey.go.
+ * go-spinbit runtime mutex as goroot/src/runtime/lock_spinbit.go and
+ * lock_claim.go implement it (lock2, lock2Slow, mutexPushed,
+ * mutexSleepOnStack, mutexLeaveStack, unlock2, unlock2Wake; the claim
+ * queue: mutexWaitForClaim, mutexClaimJoin, mutexHandOff and the bucket's
+ * ticket lock), with the M semaphore it sleeps on from
+ * goroot/src/runtime/lock_futexsema.go (semasleep, with and without a
+ * timeout, and semawakeup) and the partial M pointers of lock_mkey.go.
  *
- * One process is one M that takes and releases the one mutex, l. Every
- * atomic block in proctype M is one atomic operation of the Go code (an
- * 8-bit swap, a CAS, a load, an Xadd, or a futex call) together with the
- * local computation that follows it up to the next shared access. The
- * comment on each names the Go function and, in backquotes, the Go
- * statements it stands for; model/README.md explains how a test keeps those
- * quotes honest. Local computation is invisible to the other Ms, so folding
- * it into the neighbouring step loses no interleaving.
+ * One process is one M that takes and releases the one mutex, l, whose
+ * claim queue is in the one bucket. Every atomic block in proctype M is
+ * one atomic operation of the Go code (an 8-bit swap, OR or AND, a CAS, a
+ * load, an Xadd or a store, or a futex call) together with the local
+ * computation that follows it up to the next shared access. The comment on
+ * each names the Go function and, in backquotes, the Go statements it
+ * stands for; model/README.md explains how a test keeps those quotes
+ * honest, and which steps fold in more and why.
  *
  * Time is not modelled, only its effects: whenever the Go code compares
  * nanotime() with the deadline of lock2Slow, the model chooses either
  * outcome, and a sleep with a timeout may time out at any point where
- * semasleep can return -1. The clock is monotonic, so once an M finds its
- * deadline passed it stays overdue. (The first comparison of a wait comes
- * just after lock2Slow sets the deadline a whole patience ahead, so the Go
- * code cannot find it passed there; the model lets it, which only adds
- * runs to check.)
+ * semasleep can return -1.
  *
  * What is checked, and how (model/README.md has the commands):
- *   - mutual exclusion, the shape and order of the stack of sleepers, who
- *     owns mutexSpinning, mutexStackLocked and mutexClaimed, the sleeping
- *     hint, no M woken twice: assertions and the invariant of proctype
- *     monitor;
- *   - the bound: while an M holds the claim, no other M enters its critical
- *     section; and once an overdue M has pushed itself to wait for the
- *     claim, the Ms that enter before it are at most those that held or
- *     waited for the claim when it pushed, each once (assertions in
- *     acquired() and countBypass());
- *   - no lost wakeup, with -DNOTIMEOUT (sleeps that never time out, so
- *     that a timeout cannot hide a lost wakeup): invalid end states (a
- *     sleeper nobody wakes) and the assertion of proctype final;
- *   - progress, under weak fairness: the LTL formulas "terminates" (every
- *     M finishes its NACQ acquisitions) and, with FOREVER, "claims" (a
- *     claimant eventually acquires); "wakes" does not hold (README.md).
+ *   - mutual exclusion, who holds mutexLocked (hand-offs included), the
+ *     shape and order of the stack of sleepers, the claim queue and its
+ *     bucket, who owns mutexSpinning and mutexStackLocked, mutexClaimed
+ *     against the queue, the hint: assertions and the invariant of
+ *     proctype monitor;
+ *   - the bound: from the join that puts an M in the claim queue to its
+ *     entry, at most k+1 entries by other Ms, k the Ms ahead of it
+ *     (assertions in acquired());
+ *   - no lost wakeup, with -DNOTIMEOUT (sleeps on the stack that never
+ *     time out, so that a timeout cannot hide a lost wakeup): invalid end
+ *     states (a sleeper nobody wakes) and the assertion of proctype final;
+ *   - progress, under weak fairness: "terminates" (every M finishes its
+ *     NACQ acquisitions) and, with FOREVER, "patience" (an M whose
+ *     patience has ended eventually enters).
  *
- * -DFOREVER makes every M lock and unlock forever instead of NACQ times, so
- * that the safety checks cover runs of any length. Each -DMUTANT_...
- * changes one marked spot; model/README.md lists them and what the checker
- * reports for each.
+ * -DFOREVER makes every M lock and unlock forever instead of NACQ times.
+ * Each -DMUTANT_... changes one marked spot; model/README.md lists them and
+ * what the checker reports for each.
  */
 
 /* ---- configuration ---------------------------------------------------- */
 
 #ifndef NM
-#define NM 3            /* Ms taking part: 3 or 4 */
+#define NM 3            /* Ms taking part: 2 or 3 */
 #endif
-#if NM < 3 || NM > 4
-#error "NM must be 3 or 4"
+#if NM < 2 || NM > 3
+#error "NM must be 2 or 3"
 #endif
 
 #ifndef NACQ
@@ -70,6 +65,13 @@
 #define SPINS 1
 #endif
 
+/* mutexPatiencePasses: the passes round lock2Slow's loop after which the
+ * deadline is set if no sleep set it first. Go's is 8; what matters here is
+ * that it is finite. */
+#ifndef PASSES
+#define PASSES 1
+#endif
+
 /* ---- the key word, with the Go constants' values ----------------------- */
 
 #define mutexLocked      1
@@ -78,7 +80,7 @@
 #define mutexStackLocked 512
 #define mutexClaimed     1024
 #define mutexMBits       11
-#define lowByte          255   /* what key8 addresses: the swaps write all of it */
+#define lowByte          255   /* key8: the swaps write all of it */
 #define flagBits         2047  /* ^mutexMMask */
 #define unusedBits       252   /* bits 2-7 */
 
@@ -86,69 +88,73 @@
  * m<<mutexMBits, standing for its partial pointer (lock_mkey.go). */
 #define mutexPartialM(m) ((m) << mutexMBits)
 #define mutexMFromKey(x) ((x) >> mutexMBits)
-#define withSleepHint(x) (mutexMFromKey(x) != 0 -> ((x) | mutexSleeping) : (x))
+#define withSleepHint(x) ((mutexMFromKey(x) != 0 || ((x) & mutexClaimed) != 0) -> ((x) | mutexSleeping) : (x))
 
 int  key;                       /* l.key */
 byte nextwaitm[NM + 1];         /* m.nextwaitm; [0], nil's, stays 0 */
 byte waitsema[NM + 1];          /* m.waitsema, the futex word of an M's semaphore */
 bool infutex[NM + 1];           /* the kernel: the M waits in futexsleep */
 bool spinning[NM + 1];          /* lock2Slow's local spinning, global for the monitor */
-bool overdueMark[NM + 1];       /* m.mutexOverdue: on the stack to wait for the claim */
+bool handed[NM + 1];            /* m.mutexClaim.handed */
+byte cq[NM];                    /* l's claim queue, head first (the links of m.mutexClaim), 0 past its end */
+byte cqlen;                     /* Ms in it */
+byte tq[NM];                    /* the Ms that hold tickets of the bucket, in ticket order: the holder first */
+byte tqlen;                     /* how many */
+
+/* Where mutexHandOff returns to. */
+#define RET_LOCK2 1
+#define RET_SLOW  2
+#define RET_WAKE  3
+#define RET_POKE  4
+
+/* What a sleep in semasleep is. */
+#define SLEEP_STACK 1           /* semasleep(rest) on the stack, from mutexSleepOnStack */
+#define SLEEP_LEAVE 2           /* semasleep(-1) in mutexLeaveStack, taking a waker's wakeup */
+#define SLEEP_HAND  3           /* semasleep(-1) in mutexWaitForClaim, until an M hands l over */
 
 /* ---- ghost state, read only by the checks ------------------------------ */
 
-byte holders;                   /* Ms between acquiring l and releasing it */
+byte holders;                   /* Ms in their critical sections */
+byte owner;                     /* the M that holds mutexLocked (took it, or was handed it), or 0 */
 byte stackOwner;                /* the M that owns mutexStackLocked, or 0 */
-byte claimant;                  /* the M that holds the claim (its claim CAS succeeded, or a claimant passed it the claim) and has not taken l since, or 0 */
-byte passer;                    /* the M that took l as claimant and has not yet passed the claim on or cleared it, or 0 */
-bool waiting[NM + 1];           /* M pushed itself to wait for the claim, and has not entered since */
-byte allowed[NM + 1];           /* for a waiting M: how many entries by others may come before its own */
-byte bypass[NM + 1];            /* for a waiting M: entries by others since it pushed itself */
-byte phase[NM + 1];             /* 0 awake, 1 on the stack, 2 taken off by a waker but not yet awake */
+byte bucketOwner;               /* the M that holds the bucket, or 0 */
+bool late[NM + 1];              /* the M's patience has ended, and it has not entered since */
+bool joined[NM + 1];            /* the M joined the claim queue, and has not entered since */
+byte budget[NM + 1];            /* for a joined M: how many more entries by others may come before its own */
+byte phase[NM + 1];             /* 0 off the stack, 1 on it, 2 taken off by a waker and its wakeup not yet taken */
 byte rank[NM + 1];              /* M on the stack: how many on it went to sleep before it */
 byte nsleep;                    /* Ms on the stack */
 #ifndef FOREVER
 byte done;                      /* Ms that finished their NACQ acquisitions */
 #endif
 
-/* me enters its critical section: count it against every M that waits
- * for the claim. */
+/* me enters its critical section: count it against every M in the
+ * claim queue. */
 inline countBypass(i) {
 	if
-	:: i != me && waiting[i] ->
-		bypass[i]++;
-		assert(bypass[i] <= allowed[i]) /* the bound of the wait for the claim */
+	:: i != me && joined[i] ->
+		assert(budget[i] > 0);          /* the bound */
+		budget[i]--
 	:: else
 	fi
 }
 
 inline acquired() {
+	assert(owner == me);            /* only the holder of mutexLocked enters */
 	holders++;
 	assert(holders == 1);           /* mutual exclusion */
-	assert(claimant == 0 || claimant == me); /* the bound: a claim stands, and l goes to its claimant */
-	countBypass(1); countBypass(2); countBypass(3);
-#if NM >= 4
-	countBypass(4);
+	countBypass(1); countBypass(2);
+#if NM >= 3
+	countBypass(3);
 #endif
-	waiting[me] = false; allowed[me] = 0; bypass[me] = 0
+	joined[me] = false; budget[me] = 0; late[me] = false
 }
 
-/* me pushed itself to wait for the claim: the Ms that may enter before it
- * are the claimant, if it has not taken l yet, and the Ms that wait for the
- * claim already, each once. */
-inline countAhead(i) {
-	if
-	:: i != me && (waiting[i] || claimant == i) -> allowed[me]++
-	:: else
-	fi
-}
-
-inline ghostWait() {
-	waiting[me] = true; bypass[me] = 0; allowed[me] = 0;
-	countAhead(1); countAhead(2); countAhead(3);
-#if NM >= 4
-	countAhead(4);
-#endif
+/* me's append to the claim queue, with k Ms ahead of it: from here on, at
+ * most k+1 entries by others may precede its own. */
+inline ghostJoin(k) {
+	assert(!joined[me]);
+	joined[me] = true; budget[me] = k + 1
 }
 
 /* The push CAS succeeded: me is on the stack. */
@@ -172,9 +178,9 @@ inline rankDown(m, i) {
 inline ghostOff(m, to) {
 	assert(m != 0 && phase[m] == 1);/* it was on the stack: nobody is taken off twice */
 	phase[m] = to;
-	rankDown(m, 1); rankDown(m, 2); rankDown(m, 3);
-#if NM >= 4
-	rankDown(m, 4);
+	rankDown(m, 1); rankDown(m, 2);
+#if NM >= 3
+	rankDown(m, 3);
 #endif
 	rank[m] = 0;
 	nsleep--
@@ -192,80 +198,82 @@ inline ghostPopTop(m) {
 #define K1 nextwaitm[K0]
 #define K2 nextwaitm[K1]
 #define K3 nextwaitm[K2]
-#define K4 nextwaitm[K3]
-#if NM >= 4
-#define STACKOK (K4 == 0 && (K1 == 0 || K1 != K0) && (K2 == 0 || (K2 != K0 && K2 != K1)) && \
-	(K3 == 0 || (K3 != K0 && K3 != K1 && K3 != K2)))
-#define LISTED(m) (K0 == (m) || K1 == (m) || K2 == (m) || K3 == (m))
-#define MEMBERS (((phase[1] == 1) == LISTED(1)) && ((phase[2] == 1) == LISTED(2)) && \
-	((phase[3] == 1) == LISTED(3)) && ((phase[4] == 1) == LISTED(4)))
-#define NSPINNERS (spinning[1] + spinning[2] + spinning[3] + spinning[4])
-#define MARKSOK (MARKOK(1) && MARKOK(2) && MARKOK(3) && MARKOK(4))
-#define NOMARKS (!overdueMark[1] && !overdueMark[2] && !overdueMark[3] && !overdueMark[4])
-#define ALLIDLE (phase[1] + phase[2] + phase[3] + phase[4] + \
-	waitsema[1] + waitsema[2] + waitsema[3] + waitsema[4] == 0)
-#else
+#if NM >= 3
 #define STACKOK (K3 == 0 && (K1 == 0 || K1 != K0) && (K2 == 0 || (K2 != K0 && K2 != K1)))
 #define LISTED(m) (K0 == (m) || K1 == (m) || K2 == (m))
 #define MEMBERS (((phase[1] == 1) == LISTED(1)) && ((phase[2] == 1) == LISTED(2)) && \
 	((phase[3] == 1) == LISTED(3)))
 #define NSPINNERS (spinning[1] + spinning[2] + spinning[3])
-#define MARKSOK (MARKOK(1) && MARKOK(2) && MARKOK(3))
-#define NOMARKS (!overdueMark[1] && !overdueMark[2] && !overdueMark[3])
-#define ALLIDLE (phase[1] + phase[2] + phase[3] + waitsema[1] + waitsema[2] + waitsema[3] == 0)
+#define QIN(m) (cq[0] == (m) || cq[1] == (m) || cq[2] == (m))
+#define QSHAPE ((cqlen <= 3) && (cqlen > 0 || cq[0] == 0) && (cqlen > 1 || cq[1] == 0) && (cqlen > 2 || cq[2] == 0) && \
+	(cq[1] == 0 || (cq[1] != cq[0])) && (cq[2] == 0 || (cq[2] != cq[0] && cq[2] != cq[1])))
+#define QUEUEOK (QSHAPE && QMEMBER(1) && QMEMBER(2) && QMEMBER(3))
+#define ALLIDLE (phase[1] + phase[2] + phase[3] + waitsema[1] + waitsema[2] + waitsema[3] + \
+	handed[1] + handed[2] + handed[3] + spinning[1] + spinning[2] + spinning[3] == 0)
+#else
+#define STACKOK (K2 == 0 && (K1 == 0 || K1 != K0))
+#define LISTED(m) (K0 == (m) || K1 == (m))
+#define MEMBERS (((phase[1] == 1) == LISTED(1)) && ((phase[2] == 1) == LISTED(2)))
+#define NSPINNERS (spinning[1] + spinning[2])
+#define QIN(m) (cq[0] == (m) || cq[1] == (m))
+#define QSHAPE ((cqlen <= 2) && (cqlen > 0 || cq[0] == 0) && (cqlen > 1 || cq[1] == 0) && \
+	(cq[1] == 0 || (cq[1] != cq[0])))
+#define QUEUEOK (QSHAPE && QMEMBER(1) && QMEMBER(2))
+#define ALLIDLE (phase[1] + phase[2] + waitsema[1] + waitsema[2] + handed[1] + handed[2] + \
+	spinning[1] + spinning[2] == 0)
 #endif
 
+/* An M is in the claim queue only between its join and its entry, and an
+ * M that joined and is out of it again holds mutexLocked: nobody is taken
+ * out without being handed l. */
+#define QMEMBER(m) ((!QIN(m) || joined[m]) && (!joined[m] || QIN(m) || owner == (m)))
+
 /* True in every state:
- *   - at most one M holds l;
+ *   - at most one M is in its critical section;
+ *   - mutexLocked is set exactly while some M holds it;
  *   - the stack has no cycle and no M twice, and holds exactly the Ms that
  *     went to sleep and were not taken off: none lost, none extra;
+ *   - the claim queue has no M twice, holds only Ms that joined it and did
+ *     not enter since, and an M out of it again holds l;
  *   - mutexSpinning is set exactly when one M owns it, and likewise
- *     mutexStackLocked and mutexClaimed (owned by the claimant, or by the
- *     M that took l as claimant until it passes the claim on);
- *   - an M marked overdue is on the stack only while l is claimed;
+ *     mutexStackLocked;
+ *   - while nobody holds the bucket, mutexClaimed is set exactly when the
+ *     claim queue is not empty;
  *   - bits 2-7, which every swap of the low byte writes, stay zero;
- *   - the hint is set only while l is held or claimed and Ms sleep: every
- *     step that sets it keeps or sets mutexLocked or mutexClaimed and
- *     checks the stack, and the release swap and the CASes that take an M
- *     off clear it.
+ *   - the hint is set only while l is held.
  * Each is asserted on its own, so that pan names the one that failed. */
+#define LOCKOK (((key & mutexLocked) != 0) == (owner != 0))
 #define SPINOK (NSPINNERS <= 1 && ((key & mutexSpinning) != 0) == (NSPINNERS == 1))
 #define OWNEROK (((key & mutexStackLocked) != 0) == (stackOwner != 0))
-#ifdef MUTANT_WAKE_NOT_CLAIM
-/* That mutant breaks this by design; it is there to show that the bound's
- * own assertions catch it. */
-#define CLAIMOK true
-#else
-#define CLAIMOK (((key & mutexClaimed) != 0) == (claimant != 0 || passer != 0) && (claimant == 0 || passer == 0))
-#endif
-/* An M waits on the stack for the claim only while l is claimed. */
-#define MARKOK(m) (!overdueMark[m] || phase[m] != 1 || (key & mutexClaimed) != 0)
-#define HINTOK ((key & mutexSleeping) == 0 || \
-	((key & (mutexLocked | mutexClaimed)) != 0 && mutexMFromKey(key) != 0))
-#define INVARIANT (holders <= 1 && nextwaitm[0] == 0 && STACKOK && MEMBERS && SPINOK && OWNEROK && \
-	CLAIMOK && MARKSOK && (key & unusedBits) == 0 && HINTOK)
+#define CLAIMOK (bucketOwner != 0 || ((key & mutexClaimed) != 0) == (cqlen > 0))
+#define HINTOK ((key & mutexSleeping) == 0 || (key & mutexLocked) != 0)
+#define BUCKETOK (bucketOwner == 0 || bucketOwner == tq[0])
+#define INVARIANT (holders <= 1 && LOCKOK && nextwaitm[0] == 0 && STACKOK && MEMBERS && QUEUEOK && \
+	SPINOK && OWNEROK && BUCKETOK && CLAIMOK && (key & unusedBits) == 0 && HINTOK)
 
 active proctype monitor() {
 end:	atomic {        /* model: the invariant */
 		!(INVARIANT) ->
 		assert(holders <= 1);
+		assert(LOCKOK);
 		assert(nextwaitm[0] == 0 && STACKOK);
 		assert(MEMBERS);
+		assert(QUEUEOK);
 		assert(SPINOK);
 		assert(OWNEROK);
+		assert(BUCKETOK);
 		assert(CLAIMOK);
-		assert(MARKSOK);
 		assert((key & unusedBits) == 0);
 		assert(HINTOK)
 	}
 }
 
 #ifndef FOREVER
-/* Once every M is done: l is free and unclaimed, its hint clear, nobody
- * spins, owns the stack or sleeps, and no semaphore holds a wakeup nobody
- * took. */
+/* Once every M is done: l is free and unclaimed, its hint clear, its claim
+ * queue empty and its bucket free; nobody spins, owns the stack or sleeps,
+ * and no semaphore holds a wakeup nobody took, nor any M a hand-off. */
 active proctype final() {
-end:	atomic { done == NM -> assert(key == 0 && ALLIDLE && NOMARKS && passer == 0) }   /* model: the end */
+end:	atomic { done == NM -> assert(key == 0 && ALLIDLE && cqlen == 0 && tqlen == 0 && owner == 0) }   /* model: the end */
 }
 #endif
 
@@ -286,91 +294,134 @@ inline unlocked() {
 #endif
 }
 
-/* semawakeup has returned: to mutexPassClaim, whose M holds l and enters
- * its critical section, or to unlock2Wake, after which unlock2 returns. */
+/* lock2Slow breaks out of its loop with l taken: clear its locals. */
+inline slowDone() {
+	v = 0; next = 0; spins = 0; passes = 0; dl = false; spinning[me] = false
+}
+
+/* mutexHandOff returns got (0 for nil) to its caller. */
+inline handOffReturn() {
+	if
+	:: ret == RET_LOCK2 ->
+		ret = 0;
+		if
+		:: got == 0 -> acquired(); goto holding
+		:: else -> got = 0; goto slow
+		fi
+	:: ret == RET_SLOW ->
+		ret = 0;
+		if
+		:: got == 0 && spinning[me] -> goto s_unspin
+		:: got == 0 && !spinning[me] -> acquired(); slowDone(); goto holding
+		:: else -> got = 0; goto s_load
+		fi
+	:: ret == RET_WAKE ->
+		ret = 0;
+		if
+		:: got == 0 -> goto w_again
+		:: else -> got = 0; unlocked()
+		fi
+	:: ret == RET_POKE ->
+		ret = 0;
+		assert(got != 0);       /* the throw: the queue was empty while this M was in it */
+		selfHanded = (got == me);
+		got = 0;
+		pokeDone()
+	fi
+}
+
+/* semawakeup has returned: to mutexHandOff, which returns, or to
+ * unlock2Wake, after which unlock2 returns. */
 inline woken() {
 	if
-	:: passing -> passing = false; goto holding
+	:: ret != 0 -> handOffReturn()
 	:: else -> unlocked()
 	fi
 }
 
-/* lock2Slow breaks out of its loop with l taken: clear its locals. */
-inline slowDone() {
-#ifdef MUTANT_CLAIM_KEPT
-	/* mutant: the claim is the M's, not the wait's (as the per-M count of
-	 * earlier patches was), and outlives the wait that made it */
-	v = 0; next = 0; spins = 0; overdue = false; spinning[me] = false
-#else
-	v = 0; next = 0; spins = 0; overdue = false; claimed = false; spinning[me] = false
+/* The bucket's holder gives it to the next ticket. */
+inline ticketDone() {
+	assert(tq[0] == me && bucketOwner == me);
+	tq[0] = tq[1];
+#if NM >= 3
+	tq[1] = tq[2];
 #endif
+	tq[NM - 1] = 0; tqlen--;
+	bucketOwner = 0
 }
 
-/* An overdue M that is not the claimant: claim l, or push itself to wait
- * for the claim while another M holds it. spins is dead from here on: only
- * the spinner's test reads it, and an overdue M never reaches that test
- * again. */
-inline overdueDecide() {
-	spins = 0;
+/* mutexWaitForClaim gives up mutexSpinning if the M owns it, and joins. */
+inline waitForClaim() {
 	if
-#ifdef MUTANT_CLAIM_TWICE
-	/* mutant: claim l even while another M holds the claim */
-	:: true -> goto s_claim
-#else
-	:: (v & mutexClaimed) == 0 -> goto s_claim
-	:: else -> goto s_queue
-#endif
+	:: spinning[me] -> goto c_unspin
+	:: else -> goto j_ticket
 	fi
 }
 
 /* The top of lock2Slow's loop, after each load of v.
- * go lock2Slow: `if claimed`, `if v&mutexLocked == 0`, `if v&(mutexLocked|mutexClaimed) == 0`, `if overdue`,
- * `if v&mutexClaimed == 0`, `if !spinning && v&mutexSpinning == 0`, `if spinning && spins < mutexActiveSpins+mutexPassiveSpins`,
- * `now := nanotime()`, `if deadline == 0`, `deadline = now + patience`, `rest := deadline - now`, `if rest <= 0`, `overdue = true`, `continue` */
+ * go lock2Slow: `passes++`, `if deadline == 0 && passes > mutexPatiencePasses {`, `deadline = nanotime() + patience`,
+ * `} else if deadline != 0 && nanotime() >= deadline {`, `claim := mutexWaitForClaim(l, spinning, false)`,
+ * `if v&mutexLocked == 0 {`, `if v&mutexClaimed == 0 {`, `if !spinning && v&mutexSpinning == 0 {`,
+ * `if spinning && spins < mutexActiveSpins+mutexPassiveSpins {`, `if deadline == 0 {`, `deadline = now + patience` */
 inline slowDecide() {
 	if
-	:: claimed ->
-		if
-		:: (v & mutexLocked) == 0 -> goto s_ctake
-		:: else -> goto s_opoll
-		fi
-#ifdef MUTANT_SLOW_IGNORES_CLAIM
-	/* mutant: take a free mutex even while another M claims it */
-	:: !claimed && (v & mutexLocked) == 0 -> goto s_acquire
-	:: !claimed && (v & mutexLocked) != 0 ->
+	:: !dl && passes < PASSES -> passes++; slowPass()
+	:: !dl && passes >= PASSES -> passes = 0; dl = true; slowPass()
+#ifdef MUTANT_OVERDUE_IF_HELD
+	/* mutant: an overdue M waits for a hand-off only if l is held; if it
+	 * is free, the M competes for it as before its patience ended */
+	:: dl && (v & mutexLocked) != 0 -> late[me] = true; waitForClaim()
+	:: dl && (v & mutexLocked) == 0 -> late[me] = true; slowPass()
 #else
-	:: !claimed && (v & (mutexLocked | mutexClaimed)) == 0 -> goto s_acquire
-	:: !claimed && (v & (mutexLocked | mutexClaimed)) != 0 ->
+	:: dl -> late[me] = true; waitForClaim()  /* the deadline has passed */
 #endif
-		if
-		:: overdue -> overdueDecide()
-		:: !overdue && !spinning[me] && (v & mutexSpinning) == 0 -> goto s_spin
-		:: !overdue && spinning[me] && spins < SPINS -> goto s_poll
-		:: !overdue && !(!spinning[me] && (v & mutexSpinning) == 0) && !(spinning[me] && spins < SPINS) ->
-			/* the deadline, read before the push */
-			if
-			:: true -> goto s_push
-			:: true -> overdue = true; overdueDecide()
-			fi
-		fi
+	:: dl -> slowPass()                       /* it has not */
 	fi
 }
 
-/* The top of unlock2Wake's loop, after each load of v: return, leaving the
- * waking and the hint to an M that owes them, or take the stack (w_take).
- * go unlock2Wake: `if v&mutexMMask == 0`, `return // nobody sleeps`,
- * `if v&(mutexStackLocked|mutexSpinning|mutexClaimed) != 0`, `return` */
+/* The rest of the pass: take l, or take it to hand it off, or spin, or
+ * sleep. */
+inline slowPass() {
+	if
+#ifdef MUTANT_SLOW_CAS_C
+	/* mutant: take a free mutex with a CAS even while it is claimed */
+	:: (v & mutexLocked) == 0 -> goto s_acquire
+#else
+	:: (v & (mutexLocked | mutexClaimed)) == 0 -> goto s_acquire
+	:: (v & mutexLocked) == 0 && (v & mutexClaimed) != 0 -> goto s_honour
+#endif
+	:: (v & mutexLocked) != 0 && !spinning[me] && (v & mutexSpinning) == 0 -> goto s_spin
+	:: (v & mutexLocked) != 0 && spinning[me] && spins < SPINS -> goto s_poll
+	:: (v & mutexLocked) != 0 && !(!spinning[me] && (v & mutexSpinning) == 0) && !(spinning[me] && spins < SPINS) ->
+		/* the deadline, set here if not before; rest > 0, or the
+		 * next pass finds the M overdue, as the choice above could */
+		dl = true; passes = 0; goto s_push
+	fi
+}
+
+/* The top of unlock2Wake's first loop, after each load of v: honour a
+ * claim, return, leaving the waking and the hint to an M that owes them,
+ * or take the stack (w_take).
+ * go unlock2Wake: `if v&mutexClaimed != 0 {`, `if v&mutexMMask == 0 {`, `return // nobody sleeps`,
+ * `if v&(mutexStackLocked|mutexSpinning) != 0 {`, `return` */
 inline wakeDecide() {
 	if
-	:: mutexMFromKey(v) == 0 -> unlocked()
+#ifdef MUTANT_WAKE_IGNORES_C
+	/* mutant: unlock2Wake does not look for a claim */
+	:: false -> goto w_honour
+#else
+	:: (v & mutexClaimed) != 0 -> goto w_honour
+#endif
 #ifdef MUTANT_LEAVE_HOLDER
 	/* mutant: leave the waking to an M that took l after the swap,
 	 * although that M owes no hint */
-	:: mutexMFromKey(v) != 0 && (v & (mutexStackLocked | mutexSpinning | mutexClaimed | mutexLocked)) != 0 -> unlocked()
-	:: mutexMFromKey(v) != 0 && (v & (mutexStackLocked | mutexSpinning | mutexClaimed | mutexLocked)) == 0 -> goto w_take
+	:: (v & mutexClaimed) == 0 && mutexMFromKey(v) == 0 -> unlocked()
+	:: (v & mutexClaimed) == 0 && mutexMFromKey(v) != 0 && (v & (mutexStackLocked | mutexSpinning | mutexLocked)) != 0 -> unlocked()
+	:: (v & mutexClaimed) == 0 && mutexMFromKey(v) != 0 && (v & (mutexStackLocked | mutexSpinning | mutexLocked)) == 0 -> goto w_take
 #else
-	:: mutexMFromKey(v) != 0 && (v & (mutexStackLocked | mutexSpinning | mutexClaimed)) != 0 -> unlocked()
-	:: mutexMFromKey(v) != 0 && (v & (mutexStackLocked | mutexSpinning | mutexClaimed)) == 0 -> goto w_take
+	:: (v & mutexClaimed) == 0 && mutexMFromKey(v) == 0 -> unlocked()
+	:: (v & mutexClaimed) == 0 && mutexMFromKey(v) != 0 && (v & (mutexStackLocked | mutexSpinning)) != 0 -> unlocked()
+	:: (v & mutexClaimed) == 0 && mutexMFromKey(v) != 0 && (v & (mutexStackLocked | mutexSpinning)) == 0 -> goto w_take
 #endif
 	fi
 }
@@ -391,33 +442,15 @@ inline leaveDecide() {
 #endif
 }
 
-/* The first loop of mutexPassClaim, after each load of v: clear the claim
- * if nobody sleeps, wait while another M owns the stack, or try to take it.
- * go mutexPassClaim: `if v&mutexMMask == 0`, `} else if v&mutexStackLocked != 0 {` */
-inline passDecide() {
-	if
-	:: mutexMFromKey(v) == 0 -> goto p_none
-	:: mutexMFromKey(v) != 0 && (v & mutexStackLocked) != 0 -> goto p_yield
-	:: mutexMFromKey(v) != 0 && (v & mutexStackLocked) == 0 -> goto p_take
-	fi
-}
-
 /* The top of unlock2Wake's second loop, after each load of v: give the
- * stack up if l was claimed since this M took it (Ms that wait for the
- * claim may be on top), or try to take the top off (w_pop).
- * go unlock2Wake: `if v&mutexClaimed != 0` */
+ * stack up if an M joined the claim queue since this M looked (its poke
+ * will take l or set the hint), or try to take the top off (w_pop).
+ * go unlock2Wake: `if v&mutexClaimed != 0 {` */
 inline popDecide() {
-#ifdef MUTANT_WAKE_IGNORES_CLAIM
-	/* mutant: take the top off even if l was claimed since this M took
-	 * the stack (four Ms are needed to reach it, one of them locking
-	 * twice) */
-	goto w_pop
-#else
 	if
 	:: (v & mutexClaimed) != 0 -> goto w_rel
 	:: else -> goto w_pop
 	fi
-#endif
 }
 
 /* mutexLeaveStack gives the stack up. */
@@ -429,36 +462,81 @@ inline giveUpStack() {
 #endif
 }
 
+/* mutexClaimJoin has returned: mutexWaitForClaim takes the M off the
+ * stack if it is there (after a sleep that timed out), then pokes l.
+ * go mutexWaitForClaim: `if onStack {`, `mutexLeaveStack(l)` */
+inline joinDone() {
+#ifdef MUTANT_POKE_BEFORE_LEAVE
+	goto c_poke
+#else
+	if
+	:: onStack -> onStack = false; goto l_load
+	:: else -> goto c_poke
+	fi
+#endif
+}
+
+/* mutexLeaveStack has returned. */
+inline leaveDone() {
+#ifdef MUTANT_POKE_BEFORE_LEAVE
+	waitDone()
+#else
+	goto c_poke
+#endif
+}
+
+/* mutexWaitForClaim has poked l. */
+inline pokeDone() {
+#ifdef MUTANT_POKE_BEFORE_LEAVE
+	/* mutant: the poke comes before mutexLeaveStack */
+	if
+	:: onStack -> onStack = false; goto l_load
+	:: else -> waitDone()
+	fi
+#else
+	waitDone()
+#endif
+}
+
+/* Unless the M handed l to itself, it sleeps until an M hands l over.
+ * go mutexWaitForClaim: `if !handed {` */
+inline waitDone() {
+	if
+	:: selfHanded -> selfHanded = false; acquired(); slowDone(); goto holding
+	:: else -> kind = SLEEP_HAND; goto s_sleep
+	fi
+}
+
 proctype M(byte me) {
-	int  v, next;           /* the v and next of lock2Slow, mutexGiveBack, mutexLeaveStack and unlock2Wake */
-	byte old8;              /* lock2's prev and unlock2's old8 */
-	byte spins;             /* lock2Slow */
-	bool overdue, claimed;  /* lock2Slow (its spinning is the global spinning[me]) */
+	int  v, next;           /* the v and next of lock2Slow, mutexLeaveStack and unlock2Wake */
+	byte old8;              /* the byte a swap returns */
+	byte spins, passes;     /* lock2Slow */
+	bool dl;                /* lock2Slow: deadline != 0 (its spinning is the global spinning[me]) */
+	bool onStack;           /* mutexWaitForClaim's onStack */
+	bool selfHanded;        /* mutexWaitForClaim's handed: the M handed l to itself */
 	byte above;             /* mutexLeaveStack */
 	byte p, i;              /* mutexLeaveStack's walk, and its length */
 	byte wakee;             /* semawakeup's mp */
-	bool passing;           /* semawakeup called by mutexPassClaim, so this M holds l */
+	byte ret;               /* where mutexHandOff returns to, or 0 */
+	byte got;               /* what mutexHandOff returns: the head it took out, or 0 */
+	byte kind;              /* what the sleep in semasleep is (SLEEP_...) */
 	byte sv;                /* semasleep's v */
-	bool leaving;           /* in mutexLeaveStack's semasleep(-1), which has no timeout */
-	bool queued;            /* in lock2Slow's semasleep(-1), waiting for the claim */
 #ifndef FOREVER
 	byte acq;               /* acquisitions done */
 #endif
 
 	/* ---- lock2 ---- */
 lock2:
-	atomic {        /* go lock2: `prev := atomic.Xchg8(key8(&l.key), mutexLocked)`, `if prev&mutexLocked == 0` */
+	atomic {        /* go lock2: `prev := atomic.Xchg8(key8(&l.key), mutexLocked)`, `if prev&mutexLocked == 0 {`, `lock2Slow(l)` */
 		old8 = key & lowByte;
 		key = (key & ~lowByte) | mutexLocked;
 		if
 		:: (old8 & mutexLocked) == 0 ->
-			/* the swap that takes a free mutex clears no hint
-			 * unless the mutex is claimed (HINTOK) */
-			assert((old8 & mutexSleeping) == 0 || (key & mutexClaimed) != 0);
-			old8 = 0;
-#ifdef MUTANT_NO_CLAIM_CHECK
-			/* mutant: enter the critical section without looking
-			 * for a claim */
+			assert(old8 == 0);      /* no hint on a free mutex (HINTOK) */
+			assert(owner == 0);
+			owner = me;
+#ifdef MUTANT_FAST_IGNORES_C
+			/* mutant: enter without looking for a claim */
 			acquired();
 			goto holding
 #else
@@ -468,31 +546,16 @@ lock2:
 		fi
 	}
 l2_claim:
-	atomic {        /* go lock2: `if *keyFlags8(&l.key)&(mutexClaimed>>8) == 0`, `return`, `mutexGiveBack(l)` (a load of the byte that holds mutexClaimed) */
+	atomic {        /* go lock2: `if *keyFlags8(&l.key)&(mutexClaimed>>8) == 0 || mutexHandOff(l) == nil {`, `return` (a load of the byte that holds mutexClaimed) */
 		if
 		:: (key & mutexClaimed) == 0 -> acquired(); goto holding
-		:: else
-		fi
-	}
-
-	/* ---- mutexGiveBack; then lock2Slow ---- */
-	atomic {        /* go mutexGiveBack: `v := atomic.Loaduintptr(&l.key)` */
-		v = key
-	}
-g_cas:
-	atomic {        /* go mutexGiveBack: `for !atomic.Casuintptr(&l.key, v, withSleepHint(v&^mutexLocked))`, `v = atomic.Loaduintptr(&l.key)` */
-		if
-		:: key == v ->
-			key = withSleepHint(v & ~mutexLocked);
-			v = 0;
-			goto slow
-		:: else -> v = key; goto g_cas
+		:: else -> ret = RET_LOCK2; goto h_ticket
 		fi
 	}
 
 	/* ---- lock2Slow ---- */
 slow:
-	atomic {        /* go lock2Slow: `v := atomic.Loaduintptr(&l.key)`, `if v&(mutexLocked|mutexSpinning|mutexClaimed|mutexMMask) == mutexLocked && ncpu > 1 && gomaxprocs <= ncpu` */
+	atomic {        /* go lock2Slow: `v := atomic.Loaduintptr(&l.key)`, `if v&(mutexLocked|mutexSpinning|mutexClaimed|mutexMMask) == mutexLocked && ncpu > 1 && gomaxprocs <= ncpu {` */
 		v = key;
 		if
 		:: (v & (mutexLocked | mutexSpinning | mutexClaimed)) == mutexLocked && mutexMFromKey(v) == 0 -> goto s_prepoll
@@ -504,30 +567,8 @@ s_prepoll:
 		v = key;
 		slowDecide()
 	}
-s_ctake:
-	atomic {        /* go lock2Slow: `if atomic.Casuintptr(&l.key, v, withSleepHint(v|mutexLocked))`, `mutexPassClaim(l)`, `break`, `v = atomic.Loaduintptr(&l.key)` */
-		if
-		:: key == v ->
-#ifdef MUTANT_CLAIM_CLEARED
-			/* mutant: clear the claim in the taking CAS, as before the
-			 * claim was passed on, and pass it to nobody */
-			key = withSleepHint((v & ~mutexClaimed) | mutexLocked);
-			acquired();
-			claimant = 0;
-			slowDone();
-			goto holding
-#else
-			key = withSleepHint(v | mutexLocked);
-			acquired();
-			claimant = 0; passer = me;
-			slowDone();
-			goto p_load
-#endif
-		:: else -> v = key; slowDecide()
-		fi
-	}
 s_acquire:
-	atomic {        /* go lock2Slow: `next := v | mutexLocked`, `next &^= mutexSpinning`, `if atomic.Casuintptr(&l.key, v, withSleepHint(next))`, `break`, `v = atomic.Loaduintptr(&l.key)` */
+	atomic {        /* go lock2Slow: `next := v | mutexLocked`, `next &^= mutexSpinning`, `if atomic.Casuintptr(&l.key, v, withSleepHint(next)) {`, `break`, `v = atomic.Loaduintptr(&l.key)` */
 		next = v | mutexLocked;
 		if :: spinning[me] -> next = next & ~mutexSpinning :: else fi;
 		if
@@ -539,37 +580,37 @@ s_acquire:
 #else
 			key = withSleepHint(next);
 #endif
+			assert(owner == 0);
+			owner = me;
 			acquired();
 			slowDone();
 			goto holding
 		:: else -> next = 0; v = key; slowDecide()
 		fi
 	}
-s_claim:
-	atomic {        /* go lock2Slow: `next := v | mutexClaimed`, `next &^= mutexSpinning`, `if atomic.Casuintptr(&l.key, v, withSleepHint(next))`, `claimed, spinning, spins = true, false, 0`, `v = atomic.Loaduintptr(&l.key)` */
-		next = v | mutexClaimed;
-		if :: spinning[me] -> next = next & ~mutexSpinning :: else fi;
+s_honour:
+	atomic {        /* go lock2Slow: `} else if atomic.Xchg8(key8(&l.key), mutexLocked|mutexSleeping)&mutexLocked == 0 {`, `if mutexHandOff(l) == nil {`, `v = atomic.Loaduintptr(&l.key)` */
+		old8 = key & lowByte;
+		key = (key & ~lowByte) | mutexLocked | mutexSleeping;
 		if
-		:: key == v ->
-			assert(claimant == 0 && passer == 0);   /* one claimant at a time */
-#ifdef MUTANT_WAKE_NOT_CLAIM
-			/* mutant: the overdue M is owed the next acquisition
-			 * (claimant) but, like the forced wakeup of earlier
-			 * patches, sets nothing that keeps others out: it
-			 * competes with them */
-			key = withSleepHint(next & ~mutexClaimed);
-#else
-			key = withSleepHint(next);
-#endif
-			claimant = me;
-			claimed = true; spinning[me] = false; spins = 0;
-			next = 0;
-			goto s_load
-		:: else -> next = 0; v = key; slowDecide()
+		:: (old8 & mutexLocked) == 0 ->
+			assert(owner == 0);
+			owner = me;
+			old8 = 0;
+			ret = RET_SLOW;
+			goto h_ticket
+		:: else -> old8 = 0; goto s_load
 		fi
 	}
+s_unspin:
+	atomic {        /* go lock2Slow: `atomic.And8(keyFlags8(&l.key), ^uint8(mutexSpinning>>8))`, `break` (l handed to nobody: ours) */
+		key = key & ~mutexSpinning;
+		acquired();
+		slowDone();
+		goto holding
+	}
 s_spin:
-	atomic {        /* go lock2Slow: `if atomic.Casuintptr(&l.key, v, withSleepHint(v|mutexSpinning))`, `spinning = true`, `spins = 0`, `v = atomic.Loaduintptr(&l.key)` */
+	atomic {        /* go lock2Slow: `if atomic.Casuintptr(&l.key, v, withSleepHint(v|mutexSpinning)) {`, `spinning = true`, `spins = 0`, `v = atomic.Loaduintptr(&l.key)` */
 		if
 		:: key == v -> key = withSleepHint(v | mutexSpinning); spinning[me] = true; spins = 0; goto s_load
 		:: else -> v = key; slowDecide()
@@ -581,13 +622,8 @@ s_poll:
 		v = key;
 		slowDecide()
 	}
-s_opoll:
-	atomic {        /* go lock2Slow: `mutexPoll(spins)`, `spins++`, `v = atomic.Loaduintptr(&l.key)` (the claimant; spins is dead, see overdueDecide) */
-		v = key;
-		slowDecide()
-	}
 s_load:
-	atomic {        /* go lock2Slow: `v = atomic.Loaduintptr(&l.key)`, `continue` (after the spin or claim CAS succeeded) */
+	atomic {        /* go lock2Slow: `v = atomic.Loaduintptr(&l.key)`, `continue` (after a CAS that succeeded, or a swap that found l held, or a hand-off) */
 		v = key;
 		slowDecide()
 	}
@@ -611,13 +647,14 @@ s_link:
 	atomic {        /* mutant: the link store after the push CAS */
 		nextwaitm[me] = mutexMFromKey(v);
 		v = 0;
+		kind = SLEEP_STACK;
 		goto s_sleep
 	}
 #else
-	atomic {        /* go lock2Slow: `if mutexSleepOnStack(l, v, spinning, rest)`, `spinning = false`, `v = atomic.Loaduintptr(&l.key)`
+	atomic {        /* go lock2Slow: `pushed, claimed, claim := mutexSleepOnStack(l, v, spinning, rest)`, `spinning = false`, `v = atomic.Loaduintptr(&l.key)`
 			 * The link is this M's own, and nobody reads it before the CAS
 			 * publishes the M, so the plain store shares the CAS's step. */
-		/* go mutexSleepOnStack: `mp.mutexOverdue = ns < 0`, `pushed := atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))`, `mp.mutexOverdue = false` (the mark, false for a sleep) */
+		/* go mutexSleepOnStack: `pushed = atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))` */
 		/* go mutexPushed: `mp.nextwaitm.set(mutexMFromKey(v))`, `next := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping`, `next &^= mutexSpinning` */
 		nextwaitm[me] = mutexMFromKey(v);
 		next = (v & flagBits) | mutexPartialM(me) | mutexSleeping;
@@ -626,8 +663,8 @@ s_link:
 #endif
 		if
 #ifdef MUTANT_PUSH_FREE
-		/* mutant: the push CAS does not require l to be held or
-		 * claimed: it ignores mutexLocked */
+		/* mutant: the push CAS does not require l to be held: it
+		 * ignores mutexLocked */
 		:: (key & ~mutexLocked) == (v & ~mutexLocked) ->
 			key = (next & ~mutexLocked) | (key & mutexLocked);
 #else
@@ -637,10 +674,11 @@ s_link:
 			ghostPush(me);
 			next = 0; spins = 0;
 #ifdef MUTANT_SPIN_LATE
-			goto s_unspin
+			goto s_unspinlate
 #else
 			spinning[me] = false;
 			v = 0;
+			kind = SLEEP_STACK;
 			goto s_sleep
 #endif
 		:: else -> next = 0; v = key; slowDecide()
@@ -650,58 +688,26 @@ s_link:
 #ifdef MUTANT_SPIN_LATE
 	/* mutant: give up mutexSpinning with a CAS of its own after the push,
 	 * not in the push */
-s_unspin:
+s_unspinlate:
 	atomic {        /* mutant: load for the late unspin CAS */
 		if
-		:: !spinning[me] -> v = 0; goto s_sleep
+		:: !spinning[me] -> v = 0; kind = SLEEP_STACK; goto s_sleep
 		:: else -> v = key
 		fi
 	}
 	atomic {        /* mutant: the late unspin CAS */
 		if
-		:: key == v -> key = v & ~mutexSpinning; spinning[me] = false; v = 0; goto s_sleep
-		:: else -> goto s_unspin
+		:: key == v -> key = v & ~mutexSpinning; spinning[me] = false; v = 0; kind = SLEEP_STACK; goto s_sleep
+		:: else -> goto s_unspinlate
 		fi
 	}
 #endif
 
-s_queue:
-	atomic {        /* go lock2Slow: `if mutexSleepOnStack(l, v, spinning, -1)`, `v = atomic.Loaduintptr(&l.key)`
-			 * (the push of an overdue M that waits for the claim: the link and
-			 * the mark are this M's own, and nobody reads them before the CAS
-			 * publishes the M, so their stores, and the mark's clearing after
-			 * a failed CAS, share the CAS's step) */
-		/* go mutexSleepOnStack: `mp.mutexOverdue = ns < 0`, `pushed := atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))`, `mp.mutexOverdue = false` */
-		/* go mutexPushed: `mp.nextwaitm.set(mutexMFromKey(v))`, `next := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping`, `next &^= mutexSpinning` */
-		nextwaitm[me] = mutexMFromKey(v);
-#ifdef MUTANT_MARK_KEPT
-		/* mutant: the mark stays set after a failed CAS, and on the M's
-		 * later sleeps */
-		overdueMark[me] = true;
-#endif
-		next = (v & flagBits) | mutexPartialM(me) | mutexSleeping;
-		if :: spinning[me] -> next = next & ~mutexSpinning :: else fi;
-		if
-		:: key == v ->
-			key = next;
-			overdueMark[me] = true;
-			ghostPush(me);
-			ghostWait();
-			next = 0;
-			spinning[me] = false;
-			queued = true;
-			v = 0;
-			goto s_sleep
-		:: else -> next = 0; v = key; slowDecide()
-		fi
-	}
-
-	/* ---- semasleep (lock_futexsema.go): semasleep(ns) from
-	 * mutexSleepOnStack, called by lock2Slow with rest for a sleep and
-	 * with -1 for its wait for the claim (queued), or semasleep(-1) from
-	 * mutexLeaveStack (leaving). Returning 0, they go on to s_woken, or
-	 * q_woken when queued; returning -1, semasleep(rest) goes on to
-	 * mutexLeaveStack. ---- */
+	/* ---- semasleep (lock_futexsema.go): semasleep(rest) from
+	 * mutexSleepOnStack (SLEEP_STACK), semasleep(-1) from mutexLeaveStack
+	 * (SLEEP_LEAVE) or from mutexWaitForClaim (SLEEP_HAND). Returning 0,
+	 * they go on to s_woken, leaveDone() or c_handed; returning -1,
+	 * semasleep(rest) goes on to mutexWaitForClaim. ---- */
 s_sleep:
 	atomic {        /* go semasleep: `v := atomic.Load(&mp.waitsema)`, `if v > 0`, `ns = deadline - nanotime()`, `if ns <= 0`, `return -1` */
 		sv = waitsema[me];
@@ -709,11 +715,9 @@ s_sleep:
 		:: sv > 0 -> goto s_semcas
 		:: sv == 0 -> goto s_futex
 #ifndef NOTIMEOUT
-		/* The deadline has passed: semasleep's deadline is no earlier
-		 * than lock2Slow's, so lock2Slow's test after mutexLeaveStack,
-		 * `overdue = nanotime() >= deadline`, will find it passed; the
-		 * model sets overdue here, where nothing reads it until then. */
-		:: sv == 0 && !leaving && !queued -> overdue = true; goto l_load
+		/* The sleep times out: the M's patience has ended.
+		 * go mutexSleepOnStack: `if semasleep(ns) < 0 {`, `claim = mutexWaitForClaim(l, false, true)` */
+		:: sv == 0 && kind == SLEEP_STACK -> kind = 0; late[me] = true; onStack = true; goto j_ticket
 #endif
 		fi
 	}
@@ -722,11 +726,14 @@ s_semcas:
 		if
 		:: waitsema[me] == sv ->
 			waitsema[me] = sv - 1; sv = 0;
-			assert(phase[me] == 2);         /* woken only after being taken off */
-			phase[me] = 0;
 			if
-			:: queued -> goto q_woken
-			:: else -> goto s_woken
+			:: kind == SLEEP_STACK ->
+				assert(phase[me] == 2);         /* woken only after being taken off */
+				phase[me] = 0; kind = 0; goto s_woken
+			:: kind == SLEEP_LEAVE ->
+				assert(phase[me] == 2);
+				phase[me] = 0; kind = 0; leaveDone()
+			:: kind == SLEEP_HAND -> kind = 0; goto c_handed
 			fi
 		:: else -> sv = 0; goto s_sleep
 		fi
@@ -747,30 +754,175 @@ s_futex:
 	atomic {        /* model: asleep in the kernel until futexwakeup */
 		!infutex[me] -> goto s_sleep
 	}
-q_woken:
-	atomic {        /* go lock2Slow: `claimed, spinning, spins = true, false, 0`, `v = atomic.Loaduintptr(&l.key)` (after the wait for the claim, whose end in mutexSleepOnStack clears the mark) */
-		/* go mutexSleepOnStack: `mp.mutexOverdue = false` */
-		assert(claimant == me);         /* woken only by the claimant that passed it the claim */
-		queued = false;
-		overdueMark[me] = false;
-		claimed = true;
-		v = key;
-		slowDecide()
-	}
 s_woken:
-	atomic {        /* go lock2Slow: `overdue = nanotime() >= deadline`, `v = atomic.Loaduintptr(&l.key)` (after semasleep, or mutexLeaveStack) */
-		assert(claimant != me);         /* a sleeper that did not wait for the claim is never passed it */
-		leaving = false;
-		if
-		:: overdue -> skip
-		:: !overdue -> overdue = true
-		:: !overdue -> skip
-		fi;
+	atomic {        /* go lock2Slow: `spinning = false`, `v = atomic.Loaduintptr(&l.key)` (after a sleep an unlock woke) */
 		v = key;
 		slowDecide()
 	}
 
-	/* ---- mutexLeaveStack: semasleep(rest) returned -1 ---- */
+	/* ---- mutexWaitForClaim: the M's patience has ended ---- */
+c_unspin:
+	atomic {        /* go mutexWaitForClaim: `atomic.And8(keyFlags8(&l.key), ^uint8(mutexSpinning>>8))` */
+		key = key & ~mutexSpinning;
+		spinning[me] = false; spins = 0;
+		goto j_ticket
+	}
+c_poke:
+	atomic {        /* go mutexWaitForClaim: `if atomic.Xchg8(key8(&l.key), mutexLocked|mutexSleeping)&mutexLocked == 0 {`, `switch mutexHandOff(l) {`, `handed = true`, `throw("runtime: a mutex's claim queue was empty while an M was in it")` */
+#ifdef MUTANT_WAIT_NO_POKE
+		/* mutant: go on without poking l */
+		pokeDone()
+#else
+		old8 = key & lowByte;
+		key = (key & ~lowByte) | mutexLocked | mutexSleeping;
+		if
+		:: (old8 & mutexLocked) == 0 ->
+			assert(owner == 0);
+			owner = me;
+			old8 = 0;
+			ret = RET_POKE;
+			goto h_ticket
+		:: else -> old8 = 0; pokeDone()
+		fi
+#endif
+	}
+c_handed:
+	atomic {        /* go mutexWaitForClaim: `semasleep(-1)`, `if mp.mutexClaim.handed.Load() == 0 {`, `throw("runtime: an M waiting for a mutex's claim was woken without the mutex")`, `mp.mutexClaim.handed.Store(0)` */
+		assert(handed[me]);             /* the throw */
+		handed[me] = false;
+		acquired();
+		slowDone();
+		goto holding
+	}
+
+	/* ---- mutexClaimJoin ---- */
+j_ticket:
+	atomic {        /* go mutexClaimBucket.lock: `ticket := b.next.Add(1) - 1` */
+		tq[tqlen] = me; tqlen++
+	}
+	atomic {        /* go mutexClaimBucket.lock: `for spins := 0; b.serving.Load() != ticket; spins++ {`
+			 * (the load that finds the ticket served; the queue is this M's
+			 * to read and write until it releases the bucket) */
+		/* go mutexClaimJoin: `head, _ := b.find(l)`, `if head == nil {` */
+		tq[0] == me ->
+		assert(bucketOwner == 0);       /* one holder of the bucket */
+		bucketOwner = me;
+		if
+#ifdef MUTANT_CAS_CLAIM
+		:: cqlen == 0 -> goto j_claimload
+#else
+		:: cqlen == 0 -> goto j_first
+#endif
+		:: else -> goto j_append
+		fi
+	}
+#ifdef MUTANT_CAS_CLAIM
+	/* mutant: the first M to join sets mutexClaimed with a CAS, as the
+	 * claim of an overdue M was made before the claim queue: it fails
+	 * whenever the word changed since the M loaded it */
+j_claimload:
+	atomic {        /* mutant: the load for the claim CAS */
+		v = key
+	}
+j_claimcas:
+	atomic {        /* mutant: the claim CAS, retried */
+		if
+		:: key == v -> key = v | mutexClaimed; v = 0; goto j_append
+		:: else -> v = key; goto j_claimcas
+		fi
+	}
+#endif
+j_first:
+	atomic {        /* go mutexClaimJoin: `b.queues.set(mp)`, `atomic.Or8(keyFlags8(&l.key), mutexClaimed>>8)`
+			 * (the append shares the Or8's step: only holders of the bucket
+			 * read the queue) */
+		cq[0] = me; cqlen = 1;
+		ghostJoin(0);
+		key = key | mutexClaimed
+	}
+	atomic {        /* go mutexClaimJoin: `b.unlock()`, `return ahead` */
+		/* go mutexClaimBucket.unlock: `b.serving.Add(1)` */
+		ticketDone();
+		joinDone()
+	}
+j_append:
+	atomic {        /* go mutexClaimJoin: `head.mutexClaim.tail.ptr().mutexClaim.next.set(mp)`, `b.unlock()`, `return ahead`
+			 * (the append shares the release's step: only holders of the
+			 * bucket read the queue) */
+		/* go mutexClaimBucket.unlock: `b.serving.Add(1)` */
+		ghostJoin(cqlen);
+		cq[cqlen] = me; cqlen++;
+		ticketDone();
+		joinDone()
+	}
+
+	/* ---- mutexHandOff: this M holds l and saw it claimed; ret says
+	 * where it returns to ---- */
+h_ticket:
+	atomic {        /* go mutexClaimBucket.lock: `ticket := b.next.Add(1) - 1` */
+		tq[tqlen] = me; tqlen++
+	}
+	atomic {        /* go mutexClaimBucket.lock: `for spins := 0; b.serving.Load() != ticket; spins++ {`
+			 * (the load that finds the ticket served; the queue is this M's
+			 * to read and write until it releases the bucket, so taking the
+			 * head out shares this step) */
+		/* go mutexHandOff: `head, before := b.find(l)`, `if head == nil {`, `if next := c.next.ptr(); next != nil {`, `b.queues = rest` */
+		tq[0] == me ->
+		assert(bucketOwner == 0);       /* one holder of the bucket */
+		bucketOwner = me;
+		assert(owner == me);
+		if
+		:: cqlen == 0 -> got = 0; goto h_unlock
+		:: else ->
+#ifdef MUTANT_QUEUE_LIFO
+			/* mutant: take out the M that joined last */
+			got = cq[cqlen - 1]; cq[cqlen - 1] = 0;
+#else
+			got = cq[0]; cq[0] = cq[1];
+#if NM >= 3
+			cq[1] = cq[2];
+#endif
+			cq[NM - 1] = 0;
+#endif
+			cqlen--;
+			owner = got;            /* l, still locked, is got's now */
+			if
+			:: cqlen == 0 -> goto h_clear
+			:: else -> goto h_unlock
+			fi
+		fi
+	}
+h_clear:
+	atomic {        /* go mutexHandOff: `atomic.And8(keyFlags8(&l.key), ^uint8(mutexClaimed>>8))` */
+		key = key & ~mutexClaimed
+	}
+h_unlock:
+	atomic {        /* go mutexHandOff: `b.unlock()`, `return nil` */
+		/* go mutexClaimBucket.unlock: `b.serving.Add(1)` */
+		ticketDone();
+		if
+		:: got == 0 -> handOffReturn()
+		:: else -> goto h_hint
+		fi
+	}
+h_hint:
+	atomic {        /* go mutexHandOff: `atomic.Or8(key8(&l.key), mutexSleeping)`, `if head != getg().m {`, `return head` */
+		key = key | mutexSleeping;
+		if
+		:: got == me -> handOffReturn()
+		:: else -> goto h_handed
+		fi
+	}
+h_handed:
+	atomic {        /* go mutexHandOff: `c.handed.Store(1)`, `semawakeup(head)` */
+		assert(!handed[got]);
+		handed[got] = true;
+		wakee = got;
+		goto wake
+	}
+
+	/* ---- mutexLeaveStack: from mutexWaitForClaim, after a sleep on the
+	 * stack that timed out, once the M has joined and poked ---- */
 l_load:
 	atomic {        /* go mutexLeaveStack: `v := atomic.Loaduintptr(&l.key)` */
 		sv = 0;
@@ -810,8 +962,8 @@ l_walk:
 		fi
 	}
 l_cas:
-	atomic {        /* go mutexLeaveStack: `next := v &^ (mutexStackLocked | mutexSleeping)`, `if above == nil`, `next = next&^mutexMMask | mutexPartialM(mp.nextwaitm.ptr())`, `if atomic.Casuintptr(&l.key, v, next)`, `mp.nextwaitm = 0`, `return`, `v = atomic.Loaduintptr(&l.key)`, `if above != nil` */
-		next = v & ~(mutexStackLocked | mutexSleeping);
+	atomic {        /* go mutexLeaveStack: `next := v &^ mutexStackLocked`, `if above == nil`, `next = next&^mutexMMask | mutexPartialM(mp.nextwaitm.ptr())`, `if atomic.Casuintptr(&l.key, v, next)`, `mp.nextwaitm = 0`, `return`, `v = atomic.Loaduintptr(&l.key)`, `if above != nil` */
+		next = v & ~mutexStackLocked;
 		if :: above == 0 -> next = (next & flagBits) | mutexPartialM(nextwaitm[me]) :: else fi;
 		if
 		:: key == v ->
@@ -819,8 +971,8 @@ l_cas:
 			giveUpStack();
 			if :: above == 0 -> ghostOff(me, 0) :: else fi;
 			nextwaitm[me] = 0;
-			next = 0; above = 0;
-			goto s_woken
+			next = 0; above = 0; v = 0;
+			leaveDone()
 		:: else -> next = 0; v = key
 		fi;
 		if
@@ -835,17 +987,17 @@ l_cas:
 		fi
 	}
 l_rel:
-	atomic {        /* go mutexLeaveStack: `for !atomic.Casuintptr(&l.key, v, v&^(mutexStackLocked|mutexSleeping))`, `mp.nextwaitm = 0`, `return`, `v = atomic.Loaduintptr(&l.key)` */
+	atomic {        /* go mutexLeaveStack: `for !atomic.Casuintptr(&l.key, v, v&^mutexStackLocked) {`, `mp.nextwaitm = 0`, `return`, `v = atomic.Loaduintptr(&l.key)` */
 		if
 		:: key == v ->
-			key = v & ~(mutexStackLocked | mutexSleeping);
+			key = v & ~mutexStackLocked;
 			giveUpStack();
 #ifdef MUTANT_LEAVE_TOP_RETRY
 			if :: above == 0 -> ghostOff(me, 0) :: else fi;
 #endif
 			nextwaitm[me] = 0;
-			above = 0;
-			goto s_woken
+			above = 0; v = 0;
+			leaveDone()
 		:: else -> v = key; goto l_rel
 		fi
 	}
@@ -858,99 +1010,12 @@ l_nfcas:
 			v = 0;
 #ifdef MUTANT_LEAVE_NO_WAIT
 			/* mutant: return without taking the wakeup */
-			goto s_woken
+			leaveDone()
 #else
-			leaving = true;
+			kind = SLEEP_LEAVE;
 			goto s_sleep
 #endif
 		:: else -> v = key; goto l_nfcas
-		fi
-	}
-
-	/* ---- mutexPassClaim: this M took l as claimant, leaving mutexClaimed
-	 * set; then it enters its critical section (holding) ---- */
-p_load:
-	atomic {        /* go mutexPassClaim: `v := atomic.Loaduintptr(&l.key)` */
-		v = key;
-		passDecide()
-	}
-p_yield:
-	atomic {        /* go mutexPassClaim: `osyield()`, `v = atomic.Loaduintptr(&l.key)` (the owner holds the stack) */
-		v = key;
-		passDecide()
-	}
-p_none:
-	atomic {        /* go mutexPassClaim: `if atomic.Casuintptr(&l.key, v, v&^mutexClaimed)`, `return`, `v = atomic.Loaduintptr(&l.key)` (nobody sleeps) */
-		if
-		:: key == v -> key = v & ~mutexClaimed; passer = 0; v = 0; goto holding
-		:: else -> v = key; passDecide()
-		fi
-	}
-p_take:
-	atomic {        /* go mutexPassClaim: `} else if atomic.Casuintptr(&l.key, v, v|mutexStackLocked) {`, `v |= mutexStackLocked`, `v = atomic.Loaduintptr(&l.key)` */
-		if
-		:: key == v -> key = v | mutexStackLocked; stackOwner = me; v = v | mutexStackLocked; goto p_walk
-		:: else -> v = key; passDecide()
-		fi
-	}
-p_walk:
-	atomic {        /* go mutexPassClaim: `for p := mutexMFromKey(v); p != nil; p = p.nextwaitm.ptr()`, `if p.mutexOverdue`, `oldest, oldestAbove = p, above`, `above = p`, `if oldest == nil`, `if oldestAbove != nil`, `oldestAbove.nextwaitm = oldest.nextwaitm`
-			 * The links below the top in v change only by the hand of the
-			 * stack's owner, this M, and the marks of Ms on the stack only
-			 * by their own hand after they are taken off it, so the walk and
-			 * the store share a step. wakee is oldest, above oldestAbove. */
-		wakee = 0; above = 0; i = 0; p = mutexMFromKey(v); sv = 0;
-		do
-		:: p == 0 -> break
-		:: else ->
-			assert(i < NM); i++;
-#ifdef MUTANT_PASS_NEWEST
-			/* mutant: pass the claim to the overdue M highest on the
-			 * stack, the last to push itself */
-			if :: overdueMark[p] && wakee == 0 -> wakee = p; above = sv :: else fi;
-#else
-			if :: overdueMark[p] -> wakee = p; above = sv :: else fi;
-#endif
-			sv = p; p = nextwaitm[p]
-		od;
-		i = 0; sv = 0;
-		if
-		:: wakee == 0 -> goto p_clear
-		:: wakee != 0 && above != 0 ->
-			nextwaitm[above] = nextwaitm[wakee];
-			ghostOff(wakee, 2)
-		:: else
-		fi
-	}
-p_cas:
-	atomic {        /* go mutexPassClaim: `next := v &^ (mutexStackLocked | mutexSleeping)`, `if oldestAbove == nil`, `next = next&^mutexMMask | mutexPartialM(oldest.nextwaitm.ptr())`, `if atomic.Casuintptr(&l.key, v, next)`, `oldest.nextwaitm = 0`, `v = atomic.Loaduintptr(&l.key)`, `if oldestAbove == nil && mutexMFromKey(v) != oldest`, `break // a push put an M above oldest: walk again` */
-		next = v & ~(mutexStackLocked | mutexSleeping);
-		if :: above == 0 -> next = (next & flagBits) | mutexPartialM(nextwaitm[wakee]) :: else fi;
-		if
-		:: key == v ->
-			key = next;
-			stackOwner = 0;
-			if :: above == 0 -> ghostOff(wakee, 2) :: else fi;
-			nextwaitm[wakee] = 0;
-			claimant = wakee; passer = 0;
-			next = 0; above = 0; v = 0;
-			passing = true;
-			goto wake
-		:: else -> next = 0; v = key
-		fi;
-		if
-		:: above == 0 && mutexMFromKey(v) != wakee -> wakee = 0; goto p_walk
-		:: else -> goto p_cas
-		fi
-	}
-p_clear:
-	atomic {        /* go mutexPassClaim: `if atomic.Casuintptr(&l.key, v, v&^(mutexStackLocked|mutexClaimed))`, `return`, `v = atomic.Loaduintptr(&l.key)` (no overdue M on the stack) */
-		if
-		:: key == v ->
-			key = v & ~(mutexStackLocked | mutexClaimed);
-			stackOwner = 0; passer = 0; v = 0;
-			goto holding
-		:: else -> v = key; goto p_walk
 		fi
 	}
 
@@ -974,6 +1039,8 @@ holding:
 		key = key & ~lowByte;
 #endif
 		assert((old8 & mutexLocked) != 0);      /* throw("unlock of unlocked lock") */
+		assert(owner == me);
+		owner = 0;
 		holders--;
 		if
 		:: (old8 & mutexSleeping) != 0 -> old8 = 0; goto w_load
@@ -983,12 +1050,38 @@ holding:
 
 	/* ---- unlock2Wake ---- */
 w_load:
-	atomic {        /* go unlock2Wake: `v := atomic.Loaduintptr(&l.key)` */
+	atomic {        /* go unlock2Wake: `v := atomic.Loaduintptr(&l.key)`, `v = atomic.Loaduintptr(&l.key)`, `continue` */
 		v = key;
 		wakeDecide()
 	}
+w_honour:
+	atomic {        /* go unlock2Wake: `if atomic.Xchg8(key8(&l.key), mutexLocked|mutexSleeping)&mutexLocked != 0 {`, `return`, `if mutexHandOff(l) != nil {` */
+		v = 0;
+		old8 = key & lowByte;
+		key = (key & ~lowByte) | mutexLocked | mutexSleeping;
+		if
+		:: (old8 & mutexLocked) == 0 ->
+			assert(owner == 0);
+			owner = me;
+			old8 = 0;
+			ret = RET_WAKE;
+			goto h_ticket
+		:: else -> old8 = 0; unlocked()
+		fi
+	}
+w_again:
+	atomic {        /* go unlock2Wake: `if atomic.Xchg8(key8(&l.key), 0)&mutexSleeping == 0 {`, `return // an M whose swap cleared it owes it` */
+		old8 = key & lowByte;
+		key = key & ~lowByte;
+		assert(owner == me);
+		owner = 0;
+		if
+		:: (old8 & mutexSleeping) != 0 -> old8 = 0; goto w_load
+		:: else -> old8 = 0; unlocked()
+		fi
+	}
 w_take:
-	atomic {        /* go unlock2Wake: `if atomic.Casuintptr(&l.key, v, v|mutexStackLocked)`, `v |= mutexStackLocked`, `v = atomic.Loaduintptr(&l.key)` */
+	atomic {        /* go unlock2Wake: `if atomic.Casuintptr(&l.key, v, v|mutexStackLocked) {`, `v |= mutexStackLocked`, `v = atomic.Loaduintptr(&l.key)` */
 		if
 		:: key == v ->
 			key = v | mutexStackLocked;
@@ -999,7 +1092,7 @@ w_take:
 		fi
 	}
 w_pop:
-	atomic {        /* go unlock2Wake: `top := mutexMFromKey(v)`, `below := top.nextwaitm.ptr()`, `if atomic.Casuintptr(&l.key, v, v&^(mutexMMask|mutexStackLocked|mutexSleeping)|mutexPartialM(below))`, `v = atomic.Loaduintptr(&l.key)`
+	atomic {        /* go unlock2Wake: `top := mutexMFromKey(v)`, `below := top.nextwaitm.ptr()`, `if atomic.Casuintptr(&l.key, v, v&^(mutexMMask|mutexStackLocked|mutexSleeping)|mutexPartialM(below)) {`, `v = atomic.Loaduintptr(&l.key)`
 			 * (top's link changes only by the hand of the stack's owner,
 			 * this M, so its read shares the CAS's step) */
 		if
@@ -1014,21 +1107,36 @@ w_pop:
 		fi
 	}
 w_rel:
-	atomic {        /* go unlock2Wake: `for !atomic.Casuintptr(&l.key, v, v&^mutexStackLocked)`, `v = atomic.Loaduintptr(&l.key)`, `return` (l was claimed since this M took the stack: the claimant wakes the Ms that wait for it) */
+	atomic {        /* go unlock2Wake: `for !atomic.Casuintptr(&l.key, v, v&^mutexStackLocked) {`, `v = atomic.Loaduintptr(&l.key)` (an M joined the claim queue since this M looked: honour the claim) */
 		if
-		:: key == v -> key = v & ~mutexStackLocked; stackOwner = 0; v = 0; unlocked()
+		:: key == v ->
+			key = v & ~mutexStackLocked; stackOwner = 0; v = 0;
+#ifdef MUTANT_WAKE_CLAIMED_RETURN
+			/* mutant: return, counting on the joiner's poke: the M
+			 * whose release the poke's hint makes look again may
+			 * have found this M owning the stack, and left the
+			 * waking to it */
+			unlocked()
+#else
+			goto w_honour
+#endif
 		:: else -> v = key; goto w_rel
 		fi
 	}
 
-	/* ---- semawakeup(wakee) (lock_futexsema.go), from mutexPassClaim
-	 * (passing: this M holds l, and its critical section follows) or from
-	 * unlock2Wake (unlock2 returns) ---- */
+	/* ---- semawakeup(wakee) (lock_futexsema.go), from mutexHandOff
+	 * (ret != 0: it returns to its caller) or from unlock2Wake (unlock2
+	 * returns) ---- */
 wake:
 	atomic {        /* go semawakeup: `if atomic.Xadd(&mp.waitsema, 1) == 1` */
-		assert(phase[wakee] == 2);
+		assert(phase[wakee] == 2 || handed[wakee]);    /* woken only after being taken off the stack or out of the queue */
 		waitsema[wakee]++;
-		assert(waitsema[wakee] == 1);   /* no M is given two wakeups */
+		/* A waker's wakeup and then a hand-off's can both reach an M
+		 * before it takes either: an M that joined the claim queue
+		 * while on the stack, taken off it by unlock2Wake and then
+		 * handed l. mutexLeaveStack takes the first, the wait for the
+		 * hand-off the second. */
+		assert(waitsema[wakee] <= 2);
 		if
 		:: waitsema[wakee] == 1 -> goto futexwake
 		:: else -> wakee = 0; woken()
@@ -1049,37 +1157,26 @@ finished:
 
 init {
 	atomic {        /* model: start the Ms */
-		run M(1); run M(2); run M(3);
-#if NM >= 4
-		run M(4);
+		run M(1); run M(2);
+#if NM >= 3
+		run M(3);
 #endif
 	}
 }
 
 #ifndef FOREVER
 /* Progress, checked with pan -a -f (weak fairness): every M completes all
- * of its acquisitions, so every M that went to sleep was woken or left. */
+ * of its acquisitions. */
 ltl terminates { <> (done == NM) }
 #endif
 
 #ifdef FOREVER
-/* A claim is honoured, checked with pan -a -f (weak fairness): an M that
- * holds the claim eventually takes l. */
-#define CLAIMDONE(m) (claimant == m -> <> (claimant != m))
-#if NM >= 4
-ltl claims { [] (CLAIMDONE(1) && CLAIMDONE(2) && CLAIMDONE(3) && CLAIMDONE(4)) }
+/* An M whose patience has ended eventually enters, checked with pan -a -f
+ * (weak fairness), with Ms that lock forever. */
+#define ENTERS(m) (late[m] -> <> !late[m])
+#if NM >= 3
+ltl patience { [] (ENTERS(1) && ENTERS(2) && ENTERS(3)) }
 #else
-ltl claims { [] (CLAIMDONE(1) && CLAIMDONE(2) && CLAIMDONE(3)) }
-#endif
-
-/* No sleeper is forgotten: while an M is on the stack and nobody owns the
- * stack, eventually somebody takes the stack (a waker, or the M itself after
- * a timeout), or the M is off it. This does not hold under weak fairness
- * (pan -a -f finds a cycle; model/README.md), and the suite does not run it. */
-#define WAKESTARTS(m) ((phase[m] == 1 && stackOwner == 0) -> <> (phase[m] != 1 || stackOwner != 0))
-#if NM >= 4
-ltl wakes { [] (WAKESTARTS(1) && WAKESTARTS(2) && WAKESTARTS(3) && WAKESTARTS(4)) }
-#else
-ltl wakes { [] (WAKESTARTS(1) && WAKESTARTS(2) && WAKESTARTS(3)) }
+ltl patience { [] (ENTERS(1) && ENTERS(2)) }
 #endif
 #endif

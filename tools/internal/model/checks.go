@@ -56,39 +56,45 @@ const (
 // Suite lists the checks that ./test.bash runs. The base model is the Go
 // code as it is, and every base check must hold; each mutant breaks one
 // thing the Go code does, and its check must find the error named.
+//
+// Three Ms that each lock twice, or for ever, make more states than a
+// check of the default run may take, so the safety checks of three Ms lock
+// once each (one of them twice in base/safety-twice), and the liveness
+// checks and the runs of any length have two Ms.
 func Suite() []Check {
 	base := []Check{
-		{Name: "base/safety", Defines: []string{"NOTIMEOUT"}, Depth: shallow, About: "3 Ms, 2 acquisitions each, sleeps without timeouts: invariant, the bound, wake order, no lost wakeup"},
-		{Name: "base/safety-timeout", Defines: []string{"NACQ=1"}, Depth: shallow, About: "3 Ms, 1 acquisition each, sleeps that time out: mutexLeaveStack, invariant, the bound"},
-		{Name: "base/forever", Defines: []string{"FOREVER"}, Depth: deep, About: "3 Ms locking forever, sleeps that time out: invariant, the bound, wake order"},
-		{Name: "base/terminates", Defines: []string{"NACQ=1"}, Mode: Liveness, Claim: "terminates", Depth: shallow, About: "every M finishes, under weak fairness"},
-		{Name: "base/claims", Defines: []string{"FOREVER", "NOTIMEOUT"}, Mode: Liveness, Claim: "claims", Depth: deep, About: "a claimant eventually takes l, under weak fairness"},
+		{Name: "base/safety", Defines: []string{"NOTIMEOUT", "NACQ=1"}, Depth: shallow, About: "3 Ms, 1 acquisition each, sleeps without timeouts: invariant, the bound, wake order, no lost wakeup"},
+		{Name: "base/safety-twice", Defines: []string{"NOTIMEOUT", "NACQ=1", "NACQ1=2"}, Depth: shallow, About: "3 Ms, one of them locking twice, sleeps without timeouts: invariant, the bound, no lost wakeup"},
+		{Name: "base/safety-timeout", Defines: []string{"NACQ=1"}, Depth: shallow, About: "3 Ms, 1 acquisition each, sleeps that time out: mutexLeaveStack inside the wait for a hand-off, invariant, the bound"},
+		{Name: "base/forever", Defines: []string{"FOREVER", "NM=2"}, Depth: deep, About: "2 Ms locking forever, sleeps that time out: invariant, the bound, wake order"},
+		{Name: "base/terminates", Defines: []string{"NM=2"}, Mode: Liveness, Claim: "terminates", Depth: shallow, About: "2 Ms, 2 acquisitions each: every M finishes, under weak fairness"},
+		{Name: "base/patience", Defines: []string{"FOREVER", "NM=2"}, Mode: Liveness, Claim: "patience", Depth: deep, About: "an M whose patience has ended eventually enters, under weak fairness"},
 	}
 	const (
 		lost  = "invalid end state"
-		bound = "assertion violated ((claimant==0)||(claimant==me))"
+		bound = "assertion violated (budget["
 	)
 	mutants := []Check{
-		mutant("LEAVE_HOLDER", lost, "unlock2Wake leaves the waking to an M that took l and owes no hint", "NOTIMEOUT"),
-		mutant("ACQUIRE_NO_HINT", lost, "lock2Slow takes l without setting the hint: a woken M never pays its debt", "NOTIMEOUT"),
-		mutant("HINT_EARLY", lost, "unlock2 decides to wake from a load before its swap", "NOTIMEOUT"),
-		mutant("PUSH_FREE", "assertion violated (((key&2)==0)||", "the push CAS does not require l to be held or claimed"),
-		mutant("LINK_LATE", "assertion violated ((((phase[1]==1)==", "the push publishes the M before writing its link"),
-		mutant("SPIN_LATE", lost, "the sleeper clears mutexSpinning after its push, not in it", "NOTIMEOUT"),
-		mutant("SEMA_NOCOUNT", lost, "the semaphore loses a wakeup given before the sleep", "NOTIMEOUT"),
-		mutant("WIDE_SWAP", "((key&256)!=0)==", "the release swaps 16 bits and clobbers mutexSpinning"),
-		mutant("NO_CLAIM_CHECK", bound, "lock2's fast path enters without looking for a claim"),
-		mutant("SLOW_IGNORES_CLAIM", bound, "lock2Slow takes a free mutex that another M claimed"),
-		mutant("WAKE_NOT_CLAIM", bound, "an overdue M is owed l but, like the forced wakeup of earlier patches, competes for it without a claim"),
-		mutant("CLAIM_KEPT", "assertion violated ((((key&1024)!=0)==((claimant!=0)||(passer!=0)))", "the claim is kept per M, as the per-M count of earlier patches was, and outlives the wait that made it"),
-		mutant("CLAIM_TWICE", "assertion violated ((claimant==0)&&(passer==0))", "an overdue M claims l while another M holds the claim"),
-		mutant("CLAIM_CLEARED", "assertion violated (claimant==me)", "the claimant clears the claim as it takes l, passing it to none of the Ms that wait for it"),
-		mutant("PASS_NEWEST", "assertion violated (bypass[", "the claim passes to the overdue M that pushed itself last, not first"),
-		mutant("WAKE_IGNORES_CLAIM", "assertion violated (claimant==me)", "unlock2Wake takes the top off after l was claimed, waking an M that waits for the claim as if passed it (4 Ms, one locking twice)", "NM=4", "NACQ=1", "NACQ1=2", "NOTIMEOUT"),
-		mutant("MARK_KEPT", "assertion violated (claimant!=me)", "an M's overdue mark outlives a failed push, so a later ordinary sleeper is passed the claim", "FOREVER"),
-		mutant("LEAVE_NO_WAIT", "assertion violated ((((key==0)&&", "mutexLeaveStack, not finding its M, returns without taking the wakeup"),
-		mutant("LEAVE_NO_LOCK", "assertion violated ((wakee!=0)&&(rank[wakee]==(nsleep-1)))", "mutexLeaveStack unlinks its M without taking mutexStackLocked"),
-		mutant("LEAVE_TOP_RETRY", "assertion violated ((wakee!=0)&&(rank[wakee]==(nsleep-1)))", "mutexLeaveStack, its CAS as top failed, only redoes the release"),
+		liveMutant("CAS_CLAIM", "patience", "acceptance cycle", "the first M to join sets mutexClaimed with a CAS that the fast paths' swaps can fail for ever, as the claim CAS before the claim queue did", "FOREVER", "NM=2"),
+		liveMutant("OVERDUE_IF_HELD", "patience", "acceptance cycle", "an overdue M that finds l free competes for it with a CAS instead of waiting for a hand-off", "FOREVER", "NM=2"),
+		mutant("FAST_IGNORES_C", bound, "lock2's fast path enters without looking for a claim", "NACQ=1", "NACQ1=2"),
+		mutant("SLOW_CAS_C", bound, "lock2Slow takes a free mutex with a CAS while it is claimed", "NACQ=1", "NACQ1=2"),
+		mutant("QUEUE_LIFO", bound, "mutexHandOff takes out the M that joined last, not first", "NACQ=1", "NACQ1=2"),
+		mutant("WAIT_NO_POKE", lost, "mutexWaitForClaim sleeps after its join without poking l", "NOTIMEOUT", "NACQ=1"),
+		mutant("WAKE_IGNORES_C", lost, "unlock2Wake does not honour a claim", "NOTIMEOUT", "NACQ=1"),
+		mutant("WAKE_CLAIMED_RETURN", lost, "unlock2Wake, finding l claimed while it owns the stack, gives the stack up and returns", "NOTIMEOUT", "NACQ=1"),
+		mutant("POKE_BEFORE_LEAVE", lost, "mutexWaitForClaim pokes l before mutexLeaveStack: a waker that takes the M off the stack after the poke clears the hint, and the M never pays it back", "NACQ=1"),
+		mutant("LEAVE_HOLDER", lost, "unlock2Wake leaves the waking to an M that took l and owes no hint", "NOTIMEOUT", "NACQ=1"),
+		mutant("ACQUIRE_NO_HINT", lost, "lock2Slow takes l without setting the hint: a woken M never pays its debt", "NOTIMEOUT", "NACQ=1"),
+		mutant("HINT_EARLY", lost, "unlock2 decides to wake from a load before its swap", "NOTIMEOUT", "NACQ=1"),
+		mutant("PUSH_FREE", "assertion violated (((key&2)==0)||", "the push CAS does not require l to be held", "NACQ=1"),
+		mutant("LINK_LATE", "assertion violated (phase[me]==2)", "the push publishes the M before writing its link", "NACQ=1"),
+		mutant("SPIN_LATE", lost, "the sleeper clears mutexSpinning after its push, not in it", "NOTIMEOUT", "NACQ=1"),
+		mutant("SEMA_NOCOUNT", lost, "the semaphore loses a wakeup given before the sleep", "NOTIMEOUT", "NACQ=1"),
+		mutant("WIDE_SWAP", "((key&256)!=0)==", "the release swaps 16 bits and clobbers mutexSpinning", "NACQ=1"),
+		mutant("LEAVE_NO_WAIT", "assertion violated (((((key==0)&&", "mutexLeaveStack, not finding its M, returns without taking the wakeup", "NACQ=1"),
+		mutant("LEAVE_NO_LOCK", "assertion violated (((key&512)!=0)==(stackOwner!=0))", "mutexLeaveStack unlinks its M without taking mutexStackLocked", "NACQ=1"),
+		mutant("LEAVE_TOP_RETRY", "assertion violated ((wakee!=0)&&(rank[wakee]==(nsleep-1)))", "mutexLeaveStack, its CAS as top failed, only redoes the release", "NACQ=1"),
 	}
 	return append(base, mutants...)
 }
@@ -109,6 +115,14 @@ func mutant(name, want, about string, defines ...string) Check {
 		Want:    want,
 		About:   about,
 	}
+}
+
+// liveMutant is a check of the LTL formula claim under weak fairness on
+// the model with -DMUTANT_name, plus defines, that must report want.
+func liveMutant(name, claim, want, about string, defines ...string) Check {
+	c := mutant(name, want, about, defines...)
+	c.Mode, c.Claim = Liveness, claim
+	return c
 }
 
 // Judge compares what pan reported with what c expects. It returns nil if

@@ -30,6 +30,7 @@ func DefaultOptions(root string) Options {
 		Model: filepath.Join(root, "model", "spinbit.pml"),
 		GoFiles: []string{
 			filepath.Join(rt, "lock_spinbit.go"),
+			filepath.Join(rt, "lock_claim.go"),
 			filepath.Join(rt, "lock_futexsema.go"),
 		},
 		Out: os.Stdout,
