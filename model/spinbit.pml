@@ -95,8 +95,8 @@ byte nextwaitm[NM + 1];         /* m.nextwaitm; [0], nil's, stays 0 */
 byte waitsema[NM + 1];          /* m.waitsema, the futex word of an M's semaphore */
 bool infutex[NM + 1];           /* the kernel: the M waits in futexsleep */
 bool spinning[NM + 1];          /* lock2Slow's local spinning, global for the monitor */
-bool handed[NM + 1];            /* m.mutexClaim.handed */
-byte cq[NM];                    /* l's claim queue, head first (the links of m.mutexClaim), 0 past its end */
+bool handed[NM + 1];            /* mutexClaimOf(mp).handed */
+byte cq[NM];                    /* l's claim queue, head first (the links of mutexClaimOf(mp)), 0 past its end */
 byte cqlen;                     /* Ms in it */
 byte tq[NM];                    /* the Ms that hold tickets of the bucket, in ticket order: the holder first */
 byte tqlen;                     /* how many */
@@ -787,7 +787,7 @@ c_poke:
 #endif
 	}
 c_handed:
-	atomic {        /* go mutexWaitForClaim: `semasleep(-1)`, `if mp.mutexClaim.handed.Load() == 0 {`, `throw("runtime: an M waiting for a mutex's claim was woken without the mutex")`, `mp.mutexClaim.handed.Store(0)` */
+	atomic {        /* go mutexWaitForClaim: `semasleep(-1)`, `if mutexClaimOf(mp).handed.Load() == 0 {`, `throw("runtime: an M waiting for a mutex's claim was woken without the mutex")`, `mutexClaimOf(mp).handed.Store(0)` */
 		assert(handed[me]);             /* the throw */
 		handed[me] = false;
 		acquired();
@@ -846,7 +846,7 @@ j_first:
 		joinDone()
 	}
 j_append:
-	atomic {        /* go mutexClaimJoin: `head.mutexClaim.tail.ptr().mutexClaim.next.set(mp)`, `b.unlock()`, `return ahead`
+	atomic {        /* go mutexClaimJoin: `mutexClaimOf(mutexClaimOf(head).tail.ptr()).next.set(mp)`, `b.unlock()`, `return ahead`
 			 * (the append shares the release's step: only holders of the
 			 * bucket read the queue) */
 		/* go mutexClaimBucket.unlock: `b.serving.Add(1)` */
