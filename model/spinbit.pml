@@ -1118,7 +1118,7 @@ w_rel:
 			 * waking to it */
 			unlocked()
 #else
-			goto w_honour
+			goto w_load     /* load again: honour the claim, or wake from the stack if the queue emptied since */
 #endif
 		:: else -> v = key; goto w_rel
 		fi
