@@ -175,7 +175,7 @@ func TestPublishPooled(t *testing.T) {
 		r.Pooled = []PooledRun{{Name: "run1", Commit: "a3080aa12345", Count: 10}, {Name: "run2", Commit: "a3080aa12345", Count: 10}}
 		r.Count = 20
 		// The fork's comparisons, from which Publish writes RESULTS.md.
-		for _, f := range []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt"} {
+		for _, f := range []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt", "spinbit-vs-go1.27.txt"} {
 			r.Tables = append(r.Tables, TableFile{Title: f, File: f})
 		}
 	}, "Select")
@@ -183,7 +183,7 @@ func TestPublishPooled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt"} {
+	for _, f := range []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt", "spinbit-vs-go1.27.txt"} {
 		os.WriteFile(filepath.Join(pooled, f), table, 0o666)
 	}
 	if err := Publish(root, pooled, io.Discard); err != nil {

@@ -91,15 +91,34 @@ const throughputMargin = 3.0
 // A pooledReport is what WriteResults reads: the record of the published
 // pool and its comparisons of the fork with each peer.
 type pooledReport struct {
-	Rec             Record
-	VsUpstream      []Table // spinbit-vs-upstream.txt
-	VsGo124         []Table // spinbit-vs-go1.24.txt
-	Go124VsUpstream []Table // go1.24-vs-upstream.txt, for the better peer
+	Rec        Record
+	VsUpstream []Table // spinbit-vs-upstream.txt
+	Peers      []peer  // the releases the p99, throughput and CPU targets are judged against
+	Missing    []peer  // the optional ones the pool did not run, without tables
 
 	// The -runtime pool, if one is published: the fork against its
 	// experiment off on the runtime's own mutex benchmarks.
 	Runtime         *Record
 	RuntimeVsNoSpin []Table // runtime/pooled/spinbit-vs-nospinbit.txt
+}
+
+// A peer is a later upstream release the fork is judged against, with
+// the pool's table of the fork against it.
+type peer struct {
+	Name    string  // the toolchain, such as go1.24
+	Release string  // such as go1.24.13
+	Vs      []Table // spinbit-vs-<Name>.txt
+}
+
+// resultPeers are the peers of the targets, in the order RESULTS.md
+// lists them. Every pool has the required ones; a pool whose runs did not
+// include an optional one has no results for it, and RESULTS.md says so.
+var resultPeers = []struct {
+	name     string
+	required bool
+}{
+	{"go1.24", true},
+	{"go1.27", false},
 }
 
 // runtimeMetrics are the tables of the -runtime pool that RESULTS.md
@@ -126,21 +145,49 @@ func readPooledReport(dir string) (pooledReport, error) {
 		}
 		p.Runtime, p.RuntimeVsNoSpin = &rrec, SplitTables(string(data))
 	}
-	for _, f := range []struct {
-		name string
-		into *[]Table
-	}{
-		{"spinbit-vs-upstream.txt", &p.VsUpstream},
-		{"spinbit-vs-go1.24.txt", &p.VsGo124},
-		{"go1.24-vs-upstream.txt", &p.Go124VsUpstream},
-	} {
-		data, err := os.ReadFile(filepath.Join(dir, f.name))
-		if err != nil {
-			return pooledReport{}, fmt.Errorf("the published pool lacks a table: %v", err)
+	if p.VsUpstream, err = readPoolTable(dir, Comparison{New: "spinbit", Base: "upstream"}); err != nil {
+		return pooledReport{}, err
+	}
+	ran := map[string]bool{}
+	for _, t := range rec.Toolchains {
+		ran[t.Name] = true
+	}
+	for _, rp := range resultPeers {
+		pr := peer{Name: rp.name, Release: releaseOf(rp.name)}
+		c := Comparison{New: "spinbit", Base: rp.name}
+		if !rp.required && !ran[rp.name] {
+			if isFile(filepath.Join(dir, c.File())) {
+				return pooledReport{}, fmt.Errorf("the published pool in %s holds %s but its run.json lists no %s toolchain: publish the pool again with ./bench.bash -publish", dir, c.File(), rp.name)
+			}
+			p.Missing = append(p.Missing, pr)
+			continue
 		}
-		*f.into = SplitTables(string(data))
+		if pr.Vs, err = readPoolTable(dir, c); err != nil {
+			return pooledReport{}, err
+		}
+		p.Peers = append(p.Peers, pr)
 	}
 	return p, nil
+}
+
+// readPoolTable reads the tables of comparison c from the pool in dir,
+// which must have them.
+func readPoolTable(dir string, c Comparison) ([]Table, error) {
+	data, err := os.ReadFile(filepath.Join(dir, c.File()))
+	if err != nil {
+		return nil, fmt.Errorf("the published pool lacks the table %s (%v): publish a pool of full runs of every toolchain with ./bench.bash -publish", c.File(), err)
+	}
+	return SplitTables(string(data)), nil
+}
+
+// releaseOf is the release of the known toolchain name.
+func releaseOf(name string) string {
+	for _, t := range Known {
+		if t.Name == name {
+			return t.Release
+		}
+	}
+	panic("bench: no known toolchain " + name)
 }
 
 func rowsOf(tables []Table, unit string) []benchRow {
@@ -159,12 +206,15 @@ func WriteResults(root string) error {
 	if err != nil {
 		return err
 	}
-	page := resultsMarkdown(p)
+	page, err := resultsMarkdown(p)
+	if err != nil {
+		return err
+	}
 	return os.WriteFile(filepath.Join(root, filepath.FromSlash(ResultsFile)), []byte(page), 0o666)
 }
 
 // resultsMarkdown renders RESULTS.md; links are relative to bench/.
-func resultsMarkdown(p pooledReport) string {
+func resultsMarkdown(p pooledReport) (string, error) {
 	var b strings.Builder
 	rec := p.Rec
 	b.WriteString("# Benchmark results\n\n")
@@ -184,7 +234,10 @@ func resultsMarkdown(p pooledReport) string {
 	b.WriteString("Only differences benchstat finds significant (p < 0.05) are listed; every\nother result is `~`. The targets are those of [README.md](README.md#targets).\n\n")
 
 	b.WriteString("## Targets missed\n\n")
-	misses := targetMisses(p)
+	misses, err := targetMisses(p)
+	if err != nil {
+		return "", err
+	}
 	if len(misses) == 0 {
 		b.WriteString("None.\n\n")
 	}
@@ -195,20 +248,17 @@ func resultsMarkdown(p pooledReport) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("The uncontended target (within 1% of go1.23.12 at GOMAXPROCS 1) is judged\nby `./bench.bash -instructions`, not by these timings.\n\n")
+	for _, m := range p.Missing {
+		fmt.Fprintf(&b, "This pool has no %s results: its runs did not include the %s toolchain,\nso the p99, throughput and CPU targets are judged against %s alone.\n\n", m.Release, m.Name, peerReleases(p.Peers))
+	}
 
-	for _, c := range []struct {
-		title  string
-		tables []Table
-		base   string
-	}{
-		{"The fork against go1.23.12", p.VsUpstream, "go1.23.12"},
-		{"The fork against go1.24.13", p.VsGo124, "go1.24.13"},
-	} {
-		fmt.Fprintf(&b, "## %s\n\n", c.title)
-		fmt.Fprintf(&b, "| metric | benchmark | %s | fork | change | p |\n|---|---|---|---|---|---|\n", c.base)
+	sections := []peer{{Name: "upstream", Release: releaseOf("upstream"), Vs: p.VsUpstream}}
+	for _, c := range append(sections, p.Peers...) {
+		fmt.Fprintf(&b, "## The fork against %s\n\n", c.Release)
+		fmt.Fprintf(&b, "| metric | benchmark | %s | fork | change | p |\n|---|---|---|---|---|---|\n", c.Release)
 		n := 0
 		for _, m := range resultMetrics {
-			for _, r := range rowsOf(c.tables, m.unit) {
+			for _, r := range rowsOf(c.Vs, m.unit) {
 				if r.Significant() {
 					fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", m.title, r.Name, r.Base, r.New, r.Delta, r.P)
 					n++
@@ -219,6 +269,9 @@ func resultsMarkdown(p pooledReport) string {
 			b.WriteString("| (none) | | | | | |\n")
 		}
 		b.WriteString("\n")
+	}
+	for _, m := range p.Missing {
+		fmt.Fprintf(&b, "## The fork against %s\n\nNo results: the pool's runs did not include the %s toolchain.\n\n", m.Release, m.Name)
 	}
 	if p.Runtime != nil {
 		b.WriteString("## The runtime's own mutex benchmarks: the fork against its experiment off\n\n")
@@ -233,7 +286,19 @@ func resultsMarkdown(p pooledReport) string {
 		}
 		b.WriteString("\n")
 	}
-	return b.String()
+	return b.String(), nil
+}
+
+// peerReleases names the releases of peers, as in "go1.24.13 and go1.27.3".
+func peerReleases(peers []peer) string {
+	var names []string
+	for _, pr := range peers {
+		names = append(names, pr.Release)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // pooledRuns names the runs a pool joins, with their commits.
@@ -247,7 +312,7 @@ func pooledRuns(rec Record) string {
 
 // targetMisses lists, in words, each result on the wrong side of a target
 // of bench/README.md that benchstat finds significant.
-func targetMisses(p pooledReport) []string {
+func targetMisses(p pooledReport) ([]string, error) {
 	var out []string
 	for _, unit := range []string{"max-sec", "max-gap-sec"} {
 		for _, r := range rowsOf(p.VsUpstream, unit) {
@@ -256,40 +321,23 @@ func targetMisses(p pooledReport) []string {
 			}
 		}
 	}
-	for _, r := range rowsOf(p.VsGo124, "p99-sec") {
-		if r.Significant() && r.Percent() > 0 {
-			out = append(out, fmt.Sprintf("p99 no worse than go1.24.13's: %s, %s against %s (%s, p=%s)", r.Name, r.New, r.Base, r.Delta, r.P))
-		}
-	}
-	// Throughput: against the better peer, the one with the lower median
-	// (go1.24 is better where go1.24-vs-upstream has it faster at all).
-	go124Faster := map[string]bool{}
-	for _, r := range rowsOf(p.Go124VsUpstream, "sec/op") {
-		if v, ok := parseValue(r.New); ok {
-			if u, ok := parseValue(r.Base); ok {
-				go124Faster[r.Name] = v < u
+	for _, pr := range p.Peers {
+		for _, r := range rowsOf(pr.Vs, "p99-sec") {
+			if r.Significant() && r.Percent() > 0 {
+				out = append(out, fmt.Sprintf("p99 no worse than %s's: %s, %s against %s (%s, p=%s)", pr.Release, r.Name, r.New, r.Base, r.Delta, r.P))
 			}
 		}
 	}
-	upstream := map[string]benchRow{}
-	for _, r := range rowsOf(p.VsUpstream, "sec/op") {
-		upstream[r.Name] = r
+	slower, err := throughputMisses(p.Peers)
+	if err != nil {
+		return nil, err
 	}
-	for _, r := range rowsOf(p.VsGo124, "sec/op") {
-		if r.Procs() < 2 || !contains(throughputTarget, r.Workload()) {
-			continue
-		}
-		vs, peer := upstream[r.Name], "go1.23.12"
-		if go124Faster[r.Name] {
-			vs, peer = r, "go1.24.13"
-		}
-		if vs.Significant() && vs.Percent() > throughputMargin {
-			out = append(out, fmt.Sprintf("throughput within %g%% of the better peer: %s, %s against %s's %s (%s, p=%s)", throughputMargin, r.Name, vs.New, peer, vs.Base, vs.Delta, vs.P))
-		}
-	}
-	for _, r := range rowsOf(p.VsGo124, "cpu-sec/op") {
-		if r.Significant() && r.Percent() > 0 {
-			out = append(out, fmt.Sprintf("CPU per op no worse than go1.24.13's: %s, %s against %s (%s, p=%s)", r.Name, r.New, r.Base, r.Delta, r.P))
+	out = append(out, slower...)
+	for _, pr := range p.Peers {
+		for _, r := range rowsOf(pr.Vs, "cpu-sec/op") {
+			if r.Significant() && r.Percent() > 0 {
+				out = append(out, fmt.Sprintf("CPU per op no worse than %s's: %s, %s against %s (%s, p=%s)", pr.Release, r.Name, r.New, r.Base, r.Delta, r.P))
+			}
 		}
 	}
 	// The runtime's benchmarks, against the experiment off (go1.23's lock).
@@ -305,7 +353,47 @@ func targetMisses(p pooledReport) []string {
 			out = append(out, fmt.Sprintf("throughput within %g%% of the experiment off: %s, %s against %s (%s, p=%s)", throughputMargin, r.Name, r.New, r.Base, r.Delta, r.P))
 		}
 	}
-	return out
+	return out, nil
+}
+
+// throughputMisses judges the throughput target: at each benchmark of
+// throughputTarget at GOMAXPROCS 2 and above, the fork against the better
+// of the peers there, the one whose median (the Base of its table) is
+// lowest, the first on a tie.
+func throughputMisses(peers []peer) ([]string, error) {
+	type best struct {
+		peer   peer
+		row    benchRow
+		median float64
+	}
+	var order []string
+	better := map[string]best{}
+	for _, pr := range peers {
+		for _, r := range rowsOf(pr.Vs, "sec/op") {
+			if r.Procs() < 2 || !contains(throughputTarget, r.Workload()) {
+				continue
+			}
+			v, ok := parseValue(r.Base)
+			if !ok {
+				return nil, fmt.Errorf("cannot read the %s median %q of %s in the published pool's spinbit-vs-%s.txt: publish it again with ./bench.bash -publish", pr.Name, r.Base, r.Name, pr.Name)
+			}
+			b, seen := better[r.Name]
+			if !seen {
+				order = append(order, r.Name)
+			}
+			if !seen || v < b.median {
+				better[r.Name] = best{pr, r, v}
+			}
+		}
+	}
+	var out []string
+	for _, name := range order {
+		b := better[name]
+		if r := b.row; r.Significant() && r.Percent() > throughputMargin {
+			out = append(out, fmt.Sprintf("throughput within %g%% of the better peer: %s, %s against %s's %s (%s, p=%s)", throughputMargin, r.Name, r.New, b.peer.Release, r.Base, r.Delta, r.P))
+		}
+	}
+	return out, nil
 }
 
 // parseValue reads a median of a benchRow such as "654.0ns", "1.540ms" or

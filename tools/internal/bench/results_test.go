@@ -43,48 +43,195 @@ func TestTargetMisses(t *testing.T) {
 		VsUpstream: []Table{
 			table("sec/op",
 				"Select-16   700.0n ± 8%   690.0n ± 8%   ~ (p=0.500 n=20)",
-				"Handoff-4   400.0n ± 8%   440.0n ± 8%   +10.00% (p=0.010 n=20)",
+				"Handoff-4   300.0n ± 8%   440.0n ± 8%   +46.67% (p=0.010 n=20)",
 			),
 			table("max-sec",
 				"Handoff-8   18.0m ± 8%   10.0m ± 8%   -44.00% (p=0.000 n=20)",
 				"Capture-8   10.0m ± 8%   12.0m ± 8%   +20.00% (p=0.010 n=20)",
 			),
 		},
-		VsGo124: []Table{
-			table("sec/op",
-				"Select-16   400.0n ± 8%   690.0n ± 8%   +72.50% (p=0.000 n=20)",
-				"Select      300.0n ± 8%   360.0n ± 8%   +20.00% (p=0.000 n=20)",
-				"Handoff-4   500.0n ± 8%   440.0n ± 8%   -12.00% (p=0.010 n=20)",
-				"HTTP-4      40.0µ ± 8%    50.0µ ± 8%    +25.00% (p=0.010 n=20)",
-				"Handoff-8   400.0n ± 8%   408.0n ± 8%   +2.00% (p=0.010 n=20)",
-			),
-			table("p99-sec", "Handoff-8   42.5µ ± 8%   53.3µ ± 8%   +25.30% (p=0.019 n=20)"),
-			table("cpu-sec/op", "Select-4   434.0n ± 8%   505.9n ± 8%   +16.55% (p=0.000 n=20)"),
-		},
-		Go124VsUpstream: []Table{
-			table("sec/op",
-				"Select-16   700.0n ± 8%   400.0n ± 8%   -42.00% (p=0.000 n=20)",
-				"Handoff-4   400.0n ± 8%   500.0n ± 8%   +25.00% (p=0.000 n=20)",
-				"Handoff-8   420.0n ± 8%   400.0n ± 8%   ~ (p=0.300 n=20)",
-			),
+		Peers: []peer{
+			{Name: "go1.24", Release: "go1.24.13", Vs: []Table{
+				table("sec/op",
+					"Select-16      400.0n ± 8%   690.0n ± 8%   +72.50% (p=0.000 n=20)",
+					"Select         300.0n ± 8%   360.0n ± 8%   +20.00% (p=0.000 n=20)",
+					"Handoff-4      500.0n ± 8%   440.0n ± 8%   -12.00% (p=0.010 n=20)",
+					"HTTP-4         40.0µ ± 8%    50.0µ ± 8%    +25.00% (p=0.010 n=20)",
+					"Handoff-8      400.0n ± 8%   408.0n ± 8%   +2.00% (p=0.010 n=20)",
+					"SpawnStorm-2   1.000µ ± 8%   1.200µ ± 8%   +20.00% (p=0.010 n=20)",
+					"SpawnStorm-4   1.000µ ± 8%   1.200µ ± 8%   +20.00% (p=0.010 n=20)",
+				),
+				table("p99-sec", "Handoff-8   42.5µ ± 8%   53.3µ ± 8%   +25.30% (p=0.019 n=20)"),
+				table("cpu-sec/op", "Select-4   434.0n ± 8%   505.9n ± 8%   +16.55% (p=0.000 n=20)"),
+			}},
+			{Name: "go1.27", Release: "go1.27.3", Vs: []Table{
+				table("sec/op",
+					"Select-16      500.0n ± 8%   690.0n ± 8%   +38.00% (p=0.000 n=20)",
+					"Handoff-4      420.0n ± 8%   440.0n ± 8%   +4.76% (p=0.010 n=20)",
+					"Handoff-8      380.0n ± 8%   408.0n ± 8%   ~ (p=0.300 n=20)",
+					"SpawnStorm-2   1.000µ ± 8%   1.200µ ± 8%   +20.00% (p=0.010 n=20)",
+					"SpawnStorm-4   1.100µ ± 8%   1.200µ ± 8%   +9.09% (p=0.010 n=20)",
+					"ChanContended-8   2.000µ ± 8%   2.100µ ± 8%   +5.00% (p=0.010 n=20)",
+				),
+				table("p99-sec", "Capture-4   10.0µ ± 8%   12.0µ ± 8%   +20.00% (p=0.001 n=20)"),
+				table("cpu-sec/op", "Handoff-2   300.0n ± 8%   330.0n ± 8%   +10.00% (p=0.001 n=20)"),
+			}},
 		},
 	}
-	got := strings.Join(targetMisses(p), "\n")
+	misses, err := targetMisses(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(misses, "\n")
 	for _, want := range []string{
 		"longest wait no worse than go1.23.12's: Capture-8 max, 12.0ms against 10.0ms",
 		"p99 no worse than go1.24.13's: Handoff-8",
-		// go1.24 is the better peer at Select-16, go1.23.12 at Handoff-4.
-		"throughput within 3% of the better peer: Select-16, 690.0ns against go1.24.13's 400.0ns",
-		"throughput within 3% of the better peer: Handoff-4, 440.0ns against go1.23.12's 400.0ns",
+		"p99 no worse than go1.27.3's: Capture-4, 12.0µs against 10.0µs",
+		// go1.24 is the better peer at Select-16 and at SpawnStorm-4,
+		// go1.27 at Handoff-4; at SpawnStorm-2 they tie and the first wins.
+		"throughput within 3% of the better peer: Select-16, 690.0ns against go1.24.13's 400.0ns (+72.50%",
+		"throughput within 3% of the better peer: Handoff-4, 440.0ns against go1.27.3's 420.0ns (+4.76%",
+		"throughput within 3% of the better peer: SpawnStorm-2, 1.200µs against go1.24.13's 1.000µs",
+		"throughput within 3% of the better peer: SpawnStorm-4, 1.200µs against go1.24.13's 1.000µs",
+		// Only go1.27 has ChanContended-8.
+		"throughput within 3% of the better peer: ChanContended-8, 2.100µs against go1.27.3's 2.000µs",
 		"CPU per op no worse than go1.24.13's: Select-4",
+		"CPU per op no worse than go1.27.3's: Handoff-2, 330.0ns against 300.0ns",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("misses lack %q; got:\n%s", want, got)
 		}
 	}
-	for _, not := range []string{"Handoff-8, 408", "HTTP", "Select, ", "max, 10.0ms"} {
+	for _, not := range []string{
+		"Handoff-8, 408",                         // go1.27 is better there, and the fork is ~ against it
+		"go1.23.12's 300.0ns", "go1.23.12's 700", // go1.23.12 is no throughput peer
+		"Select-16, 690.0ns against go1.27", "Handoff-4, 440.0ns against go1.24", "SpawnStorm-4, 1.200µs against go1.27",
+		"HTTP", "Select, ", "max, 10.0ms",
+	} {
 		if strings.Contains(got, not) {
-			t.Errorf("misses hold %q, which meets its target or has none; got:\n%s", not, got)
+			t.Errorf("misses hold %q, which meets its target, has none or is against the wrong peer; got:\n%s", not, got)
+		}
+	}
+	if n := strings.Count(got, "throughput"); n != 5 {
+		t.Errorf("%d throughput misses, want one per benchmark, 5; got:\n%s", n, got)
+	}
+}
+
+func TestTargetMissesBadMedian(t *testing.T) {
+	p := pooledReport{Peers: []peer{{Name: "go1.27", Release: "go1.27.3", Vs: []Table{
+		table("sec/op", "Select-16   fast ± 8%   690.0n ± 8%   +38.00% (p=0.000 n=20)"),
+	}}}}
+	if _, err := targetMisses(p); err == nil || !strings.Contains(err.Error(), `"fasts" of Select-16 in the published pool's spinbit-vs-go1.27.txt`) {
+		t.Errorf("targetMisses with an unreadable median: error %v, want one naming the median and the table", err)
+	}
+}
+
+// writePool writes a published pool of the toolchains, with a table for
+// each file of tables, into a new folder, and returns it.
+func writePool(t *testing.T, toolchains []string, tables map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "report", "pooled")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	rec := Record{Name: "pooled-1", Count: 20, Benchtime: "150ms", CPUs: []int{1, 2, 4}, Host: "box",
+		Pooled: []PooledRun{{Name: "run-1", Commit: "0123456789ab"}}}
+	for _, name := range toolchains {
+		rec.Toolchains = append(rec.Toolchains, RecordToolchain{Name: name, Version: name + ".0", Raw: name + ".txt"})
+	}
+	if err := writeRecord(dir, rec); err != nil {
+		t.Fatal(err)
+	}
+	for file, text := range tables {
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+var (
+	poolVsUpstream = table("max-sec", "Capture-8   10.0m ± 8%   12.0m ± 8%   +20.00% (p=0.010 n=20)").Text + "\n"
+	poolVsGo124    = table("sec/op", "Select-16   400.0n ± 8%   690.0n ± 8%   +72.50% (p=0.000 n=20)").Text + "\n"
+	poolVsGo127    = table("sec/op", "Select-16   300.0n ± 8%   690.0n ± 8%   +130.00% (p=0.000 n=20)").Text + "\n"
+)
+
+// TestResultsPage checks RESULTS.md of a pool with go1.27 and of one
+// published before go1.27 was a peer, which still gives the page: it says
+// what it lacks and judges the targets against go1.24 alone.
+func TestResultsPage(t *testing.T) {
+	for _, c := range []struct {
+		what       string
+		toolchains []string
+		tables     map[string]string
+		want, not  []string
+	}{
+		{"with go1.27", []string{"upstream", "spinbit", "go1.24", "go1.27"}, map[string]string{
+			"spinbit-vs-upstream.txt": poolVsUpstream,
+			"spinbit-vs-go1.24.txt":   poolVsGo124,
+			"spinbit-vs-go1.27.txt":   poolVsGo127,
+		}, []string{
+			"- toolchains: upstream = upstream.0, spinbit = spinbit.0, go1.24 = go1.24.0, go1.27 = go1.27.0\n",
+			"- throughput within 3% of the better peer: Select-16, 690.0ns against go1.27.3's 300.0ns (+130.00%, p=0.000)\n",
+			"## The fork against go1.23.12\n\n| metric | benchmark | go1.23.12 | fork | change | p |\n|---|---|---|---|---|---|\n| longest wait | Capture-8 | 10.0ms | 12.0ms | +20.00% | 0.010 |\n",
+			"## The fork against go1.24.13\n\n| metric | benchmark | go1.24.13 | fork | change | p |\n|---|---|---|---|---|---|\n| time per op | Select-16 | 400.0ns | 690.0ns | +72.50% | 0.000 |\n\n" +
+				"## The fork against go1.27.3\n\n| metric | benchmark | go1.27.3 | fork | change | p |\n|---|---|---|---|---|---|\n| time per op | Select-16 | 300.0ns | 690.0ns | +130.00% | 0.000 |\n",
+		}, []string{"no go1.27.3 results", "against go1.24.13's"}},
+		{"without go1.27", []string{"upstream", "spinbit", "nospinbit", "go1.24"}, map[string]string{
+			"spinbit-vs-upstream.txt": poolVsUpstream,
+			"spinbit-vs-go1.24.txt":   poolVsGo124,
+			"go1.24-vs-upstream.txt":  poolVsGo124,
+		}, []string{
+			"This pool has no go1.27.3 results: its runs did not include the go1.27 toolchain,\nso the p99, throughput and CPU targets are judged against go1.24.13 alone.\n",
+			"- throughput within 3% of the better peer: Select-16, 690.0ns against go1.24.13's 400.0ns",
+			"## The fork against go1.24.13\n",
+			"## The fork against go1.27.3\n\nNo results: the pool's runs did not include the go1.27 toolchain.\n",
+		}, []string{"go1.27 = ", "| go1.27.3 |", "go1.27.3's"}},
+	} {
+		p, err := readPooledReport(writePool(t, c.toolchains, c.tables))
+		if err != nil {
+			t.Fatalf("%s: %v", c.what, err)
+		}
+		page, err := resultsMarkdown(p)
+		if err != nil {
+			t.Fatalf("%s: %v", c.what, err)
+		}
+		for _, want := range c.want {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s: RESULTS.md lacks %q; got:\n%s", c.what, want, page)
+			}
+		}
+		for _, not := range c.not {
+			if strings.Contains(page, not) {
+				t.Errorf("%s: RESULTS.md holds %q; got:\n%s", c.what, not, page)
+			}
+		}
+	}
+}
+
+func TestReadPooledReportErrors(t *testing.T) {
+	for _, c := range []struct {
+		what       string
+		toolchains []string
+		tables     []string
+		want       string
+	}{
+		{"no go1.24 table", []string{"upstream", "spinbit", "go1.24"}, []string{"spinbit-vs-upstream.txt"},
+			"lacks the table spinbit-vs-go1.24.txt"},
+		{"no upstream table", []string{"upstream", "spinbit", "go1.24"}, []string{"spinbit-vs-go1.24.txt"},
+			"lacks the table spinbit-vs-upstream.txt"},
+		{"go1.27 ran, no table", []string{"upstream", "spinbit", "go1.24", "go1.27"}, []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt"},
+			"lacks the table spinbit-vs-go1.27.txt"},
+		{"a go1.27 table go1.27 never ran for", []string{"upstream", "spinbit", "go1.24"}, []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt", "spinbit-vs-go1.27.txt"},
+			"holds spinbit-vs-go1.27.txt but its run.json lists no go1.27 toolchain"},
+	} {
+		tables := map[string]string{}
+		for _, f := range c.tables {
+			tables[f] = poolVsGo124
+		}
+		_, err := readPooledReport(writePool(t, c.toolchains, tables))
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "./bench.bash -publish") {
+			t.Errorf("%s: error %v, want one saying %q and how to publish again", c.what, err, c.want)
 		}
 	}
 }
@@ -101,7 +248,11 @@ func TestResultsFileIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(committed) != resultsMarkdown(p) {
+	page, err := resultsMarkdown(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(committed) != page {
 		t.Errorf("%s is not what the published pool gives: run ./bench.bash -results", ResultsFile)
 	}
 }
