@@ -147,9 +147,10 @@ then copies a full run's tables and plots to bench/report/.
 With -pool A,B,... it runs nothing: it joins finished runs of the same
 code and settings into bench/results/pooled-<timestamp>/, each toolchain's
 raw output theirs one after another, with tables, plots and a summary as
-for one run whose medians are of every run's samples. -publish puts a
-pooled folder in bench/report/pooled/ (bench/report/runtime/pooled/ for
--runtime runs).
+for one run whose medians are of every run's samples. A pool may be of
+one run: that is how a single full run becomes the published reference.
+-publish puts a pooled folder in bench/report/pooled/
+(bench/report/runtime/pooled/ for -runtime runs).
 
 Toolchains: upstream (go1.23.12), spinbit (the fork in goroot/),
 nospinbit (the fork with GOEXPERIMENT=nospinbitmutex), go1.24 (go1.24.13),
@@ -214,7 +215,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.StringVar(&o.Bundle, "bundle", "", "run nothing: build a benchmark bundle per -goarch into this new folder (relative to the repository root): spinbit-bench-<goarch>.tar.gz, test binaries of every toolchain with a sh runner, to measure machines without this repository")
 	goarchList := fs.String("goarch", "", "with -bundle: comma-separated architectures (default "+strings.Join(BundleGOARCHes, ",")+")")
 	fs.StringVar(&o.Report, "report", "", "run nothing: turn the run folder of a bundle (what run.sh wrote, relative to the repository root) into tables, plots and a summary, in it")
-	pool := fs.String("pool", "", "run nothing: join these finished runs of the same code and settings (comma-separated folders, relative to the repository root) into one folder of tables and plots, with -out or in bench/results/pooled-<timestamp>")
+	pool := fs.String("pool", "", "run nothing: join these finished runs of the same code and settings (one or more comma-separated folders, relative to the repository root) into one folder of tables and plots, with -out or in bench/results/pooled-<timestamp>")
 	if err := fs.Parse(args); err != nil {
 		return Options{}, err
 	}
@@ -249,8 +250,8 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 				o.Pool = append(o.Pool, d)
 			}
 		}
-		if len(o.Pool) < 2 {
-			return Options{}, fmt.Errorf("-pool %q: name at least two run folders, separated by commas", *pool)
+		if len(o.Pool) == 0 {
+			return Options{}, fmt.Errorf("-pool %q: name at least one run folder (several separated by commas)", *pool)
 		}
 		return o, nil
 	}

@@ -107,8 +107,7 @@ func TestParseFlagsErrors(t *testing.T) {
 		{[]string{"quick"}, "unexpected argument"},
 		{[]string{"-publish", "bench/results/latest", "-quick", "-count", "2"}, "-count -quick would have no effect"},
 		{[]string{"-pool", "bench/results/a,bench/results/b", "-cpu", "4"}, "-pool runs nothing, so -cpu would have no effect"},
-		{[]string{"-pool", "bench/results/a", "-out", "x"}, "name at least two run folders"},
-		{[]string{"-pool", "bench/results/a,", "-out", "x"}, "name at least two run folders"},
+		{[]string{"-pool", ",", "-out", "x"}, "name at least one run folder"},
 	} {
 		_, err := ParseFlags(c.args, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -66,8 +66,8 @@ type changedFunc func(a, b string, paths ...string) ([]string, error)
 // host, and from commits that agree in every file that decides what a run
 // measures (measuredPaths).
 func poolable(recs []Record, changed changedFunc) error {
-	if len(recs) < 2 {
-		return fmt.Errorf("-pool needs at least two runs, got %d; give their folders separated by commas", len(recs))
+	if len(recs) == 0 {
+		return fmt.Errorf("-pool needs at least one run; give the folders separated by commas")
 	}
 	first := recs[0]
 	seen := map[string]bool{}

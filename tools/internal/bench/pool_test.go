@@ -61,7 +61,7 @@ func TestPoolable(t *testing.T) {
 		changed changedFunc
 		want    string
 	}{
-		{"one run", func(r []Record) []Record { return r[:1] }, noChanges, "at least two runs"},
+		{"no run", func(r []Record) []Record { return r[:0] }, noChanges, "at least one run"},
 		{"same run twice", func(r []Record) []Record { r[1].Name = "run1"; return r }, noChanges, "run run1 is named twice"},
 		{"pooled already", func(r []Record) []Record { r[1].Pooled = []PooledRun{{Name: "x"}, {Name: "y"}}; return r }, noChanges, "run2 is pooled already; pool the runs it joins (x, y)"},
 		{"instructions", func(r []Record) []Record { r[0].Mode = "instruction-counting"; return r }, noChanges, "nothing to pool"},
