@@ -19,7 +19,7 @@ import (
 // which they must catch.
 var earlierSteps = []step{
 	{name: "runtime/claim-catches-per-m-count", slow: true, run: claimCatchesPerMCount},
-	{name: "runtime/claim-catches-no-enforcement", slow: true, run: claimCatchesNoEnforcement},
+	{name: "runtime/claim-catches-out-of-order", slow: true, run: claimCatchesOutOfOrder},
 }
 
 // claimRuns is how many times claimCatchesPerMCount runs the test. One
@@ -129,42 +129,42 @@ func claimCatchesPerMCount(ctx context.Context, r fork.Repo) error {
 	return nil
 }
 
-// enforcementBreaks are the breaks of torture.Breaks that each remove one
-// of the two places that keep Ms out of a claimed mutex: lock2Slow's
-// refusal to take it with a CAS, and lock2's hand-off after a swap that
-// took it.
-var enforcementBreaks = []string{"slow-ignores-claim", "fast-ignores-claim"}
+// orderBreaks are the breaks of torture.Breaks that TestRuntimeMutexClaim
+// must catch: a hand-off to the newest M in the claim queue instead of the
+// oldest. The breaks that remove a place that keeps Ms out of a claimed
+// mutex (slow-ignores-claim, fast-ignores-claim) are not among them: with
+// hand-offs, a claimed mutex is free only for the few instructions between
+// an unlock's swap and unlock2Wake's swap that takes it back, while the
+// staged claim's Ms are asleep, so the test cannot see them. Torture
+// mode's ledger catches those (torture/catches-broken).
+var orderBreaks = []string{"hand-off-to-newest"}
 
 // claimOutOfOrder is TestRuntimeMutexClaim's report of the first Ms into
 // the mutex in an order other than the claim's.
 var claimOutOfOrder = regexp.MustCompile(`the first Ms into the mutex were [^\n]*`)
 
-// enforcementRuns is how many times claimCatchesNoEnforcement runs the
-// test on a break at most; it stops at the first run that catches it.
-// Whether the M that comes back overtakes the next in line is up to the
-// OS's scheduling (one break was caught in 2 of 3 runs), and a check must
-// not fail by luck.
-const enforcementRuns = 10
+// orderRuns is how many times claimCatchesOutOfOrder runs the test on a
+// break at most; it stops at the first run that catches it, so that a
+// check whose catch depends on the OS's scheduling does not fail by luck.
+const orderRuns = 10
 
-// claimCatchesNoEnforcement runs TestRuntimeMutexClaim, built without
-// torture mode, on each of enforcementBreaks (go test -overlay in place of
-// lock_spinbit.go), up to enforcementRuns times: a run must fail for the
-// order of entries, as an M that had already entered comes back while the
-// mutex is handed to the next M in line and, with that check gone, enters
-// again out of its turn. A failure of another kind fails the step: it
-// would mean the test no longer stages its claim.
-func claimCatchesNoEnforcement(ctx context.Context, r fork.Repo) error {
+// claimCatchesOutOfOrder runs TestRuntimeMutexClaim, built without
+// torture mode, on each of orderBreaks (go test -overlay in place of the
+// file it breaks), up to orderRuns times: a run must fail for the order of
+// entries. A failure of another kind fails the step: it would mean the
+// test no longer stages its claim.
+func claimCatchesOutOfOrder(ctx context.Context, r fork.Repo) error {
 	want := map[string]bool{}
-	for _, name := range enforcementBreaks {
+	for _, name := range orderBreaks {
 		want[name] = true
 	}
 	found := 0
 	err := eachBreak(r, 1, func(_ int, b torture.Break, overlay string) (string, error) {
 		if !want[b.Name] {
-			return "\tnot run: it is not one of the claim's enforcement points\n", nil
+			return "\tnot run: TestRuntimeMutexClaim is not meant to see it\n", nil
 		}
 		found++
-		dir, err := os.MkdirTemp("", "claim-enforcement")
+		dir, err := os.MkdirTemp("", "claim-order")
 		if err != nil {
 			return "", err
 		}
@@ -175,7 +175,7 @@ func claimCatchesNoEnforcement(ctx context.Context, r fork.Repo) error {
 		}
 		var report strings.Builder
 		caught := 0
-		for i := 1; i <= enforcementRuns && caught == 0; i++ {
+		for i := 1; i <= orderRuns && caught == 0; i++ {
 			out, err := captureCommand(ctx, dir, tortureEnv, bin, "-test.run", "^TestRuntimeMutexClaim$", "-test.count", "1", "-test.v", "-test.timeout", "60s")
 			fmt.Fprintf(&report, "\trun %d: %s\n", i, firstMatch(claimSummary, out))
 			switch m := claimOutOfOrder.FindString(out); {
@@ -189,15 +189,15 @@ func claimCatchesNoEnforcement(ctx context.Context, r fork.Repo) error {
 			}
 		}
 		if caught == 0 {
-			return report.String(), fmt.Errorf("TestRuntimeMutexClaim passed %d runs with break %s (%s): it does not see that break", enforcementRuns, b.Name, b.What)
+			return report.String(), fmt.Errorf("TestRuntimeMutexClaim passed %d runs with break %s (%s): it does not see that break", orderRuns, b.Name, b.What)
 		}
 		return report.String(), nil
 	})
 	if err != nil {
 		return err
 	}
-	if found != len(enforcementBreaks) {
-		return fmt.Errorf("tools/internal/torture has %d of the breaks %v: the step needs each", found, enforcementBreaks)
+	if found != len(orderBreaks) {
+		return fmt.Errorf("tools/internal/torture has %d of the breaks %v: the step needs each", found, orderBreaks)
 	}
 	return nil
 }

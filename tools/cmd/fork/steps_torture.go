@@ -131,8 +131,20 @@ func tortureCatchesBroken(ctx context.Context, r fork.Repo) error {
 		// go test's timeout. -vet=off: vet reads the files on disk, not
 		// the overlay, and with a cold cache it doubled a break's build
 		// and run (28s against 14s); torture/native vets the real code.
-		out, err := captureCommand(ctx, r.Root, tortureEnv, r.GoCommand(), "test", "-vet=off", "-overlay", overlay, "-tags", torture.Tag,
-			"-run", "^"+torture.Test+"$", "-short", "-count", "1", "-timeout", "100s", "runtime")
+		run := func() (string, error) {
+			return captureCommand(ctx, r.Root, tortureEnv, r.GoCommand(), "test", "-vet=off", "-overlay", overlay, "-tags", torture.Tag,
+				"-run", "^"+torture.Test+"$", "-short", "-count", "1", "-timeout", "100s", "runtime")
+		}
+		out, err := run()
+		// A break of the bound alone shows only when an M takes the
+		// mutex in a window a few instructions wide, which the delays
+		// widen but do not promise: one -short run has caught
+		// slow-ignores-claim with as few as 2 bypasses. Such a break gets
+		// up to boundOnlyRuns runs, and passes at the first that catches
+		// it, so that the step does not fail by luck.
+		for i := 1; b.BoundOnly && err == nil && i < boundOnlyRuns; i++ {
+			out, err = run()
+		}
 		switch {
 		case err == nil:
 			missed[i] = true
@@ -157,6 +169,10 @@ func tortureCatchesBroken(ctx context.Context, r fork.Repo) error {
 	}
 	return nil
 }
+
+// boundOnlyRuns is how many torture runs tortureCatchesBroken makes at
+// most of a break of the bound alone before it calls it not caught.
+const boundOnlyRuns = 3
 
 // tortureBreaksWithoutTorture runs TestRuntimeMutexStressInProcess, built
 // without torture mode, on each of torture.Breaks that breaks more than the

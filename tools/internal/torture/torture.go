@@ -168,9 +168,13 @@ var Breaks = []Break{
 				New: "\t}\n",
 			},
 		},
-		// The claim outlives its queue, and a free mutex keeps a key
-		// word with mutexClaimed set, which the stress reports.
-		Caught: regexp.MustCompile(`free mutex has key word|another M inside the critical section|unlock of unlocked lock|counter = |lost wakeup`),
+		// The claim outlives its queue: unlocks hand the mutex to nobody
+		// and wake no sleeper, so the stress hangs until torture mode's
+		// lost-wakeup throw, its watchdog or go test's timeout (a panic, or
+		// a SIGQUIT when the hung Ms hold every P) stops it;
+		// a free mutex also keeps a key word with mutexClaimed set, which
+		// the stress reports if it gets that far.
+		Caught: regexp.MustCompile(`free mutex has key word|lost wakeup|panic: test timed out|SIGQUIT: quit|another M inside the critical section|unlock of unlocked lock|counter = `),
 	},
 	// The breaks below keep exclusion and break the bound: only the
 	// torture test's ledger of claims sees them.
