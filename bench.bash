@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compare the fork's runtime mutex with upstream Go on the lock-bound
 # benchmarks in bench/ (tools/cmd/bench), building the fork first when a
-# run needs it and goroot/bin/go is missing. ./bench.bash -quick is a smoke
+# run needs it and goroot/<base>/bin/go is missing (-base, default the
+# newest base). ./bench.bash -quick is a smoke
 # run of seconds per toolchain; without flags it is the full run (-n prints
 # its plan and estimate without building). ./bench.bash -runtime runs the
 # runtime's own mutex benchmarks instead. ./bench.bash -help lists the

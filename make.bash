@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Obtain upstream go1.23.12, apply patches/ in goroot/, build goroot/bin/go
-# (bootstrapped with the go on PATH). -distpack also writes the archives,
-# module files and SHA256SUMS of every platform to dist/; -distpack -host
-# writes the host's only, with no cross build. doc/install.md has the
-# details.
+# For each base in bases/ (or the one -base names): obtain its upstream
+# release, apply its patches/ in goroot/<release>/, build
+# goroot/<release>/bin/go (bootstrapped with the go on PATH). -distpack
+# also writes the archives, module files and SHA256SUMS of every platform
+# to dist/<release>/; -distpack -host writes the host's only, with no cross
+# build. doc/install.md has the details.
 set -euo pipefail
 cd "$(dirname "$0")"
 source tools/require-go.bash

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Run the fork's checks, building it first when a selected step needs it;
-# the last line is "N passed, N failed". -list lists the steps without
-# building; -long adds the dist/ checks (./make.bash -distpack: a full
-# build per platform). doc/testing.md describes every step.
+# Run the fork's checks on every base (or the one -base names), building
+# each first when a selected step needs it; the last line is "N passed, N
+# failed". -list lists the steps without building; -long adds the long
+# steps and every step of the older bases. doc/testing.md describes every
+# step.
 set -euo pipefail
 cd "$(dirname "$0")"
 source tools/require-go.bash

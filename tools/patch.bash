@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Work on the patch series: apply, extract, check. See CONTRIBUTING.md.
+# Work on the patch series of a base: apply, extract, check, and port a
+# series to a new base. See CONTRIBUTING.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/require-go.bash

@@ -33,15 +33,15 @@ func main() {
 	}
 }
 
-// makeFork builds the fork, as ./make.bash does, if goroot/bin/go is
-// missing. A fork that is there is used as it is: it may hold work in
-// progress that ./make.bash would refuse to build over.
-func makeFork(ctx context.Context, root string) error {
-	r := fork.Repo{Root: root}
+// makeFork builds the fork on base, as ./make.bash -base does, if
+// goroot/<base>/bin/go is missing. A fork that is there is used as it is:
+// it may hold work in progress that ./make.bash would refuse to build over.
+func makeFork(ctx context.Context, root, base string) error {
+	r := fork.Repo{Root: root, Base: base}
 	if _, err := os.Stat(r.GoCommand()); err == nil {
 		return nil
 	}
-	fmt.Fprintf(os.Stderr, "bench: goroot/bin/go is missing: building the fork first, as ./make.bash does\n")
+	fmt.Fprintf(os.Stderr, "bench: goroot/%s/bin/go is missing: building the fork first, as ./make.bash -base %s does\n", base, base)
 	return r.Make(ctx, false, func(format string, args ...any) {
 		fmt.Fprintf(os.Stderr, "fork: "+format+"\n", args...)
 	})

@@ -14,7 +14,7 @@ import (
 )
 
 // Each step runs in a child process of its own (this program, as
-// "fork step NAME"), in a process group of its own, so that a step that
+// "fork step -base RELEASE NAME"), in a process group of its own, so that a step that
 // hangs, in any of the commands it starts, is stopped at its time limit:
 // every process of the group gets SIGQUIT, which makes go test and the
 // test binaries print their goroutines, and SIGKILL a little later. The
@@ -32,8 +32,8 @@ const (
 	exitSkip = 3
 )
 
-// runIsolated runs s in a child process, within s's time limit.
-func runIsolated(ctx context.Context, s step) error {
+// runIsolated runs j in a child process, within its step's time limit.
+func runIsolated(ctx context.Context, j job) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
@@ -44,36 +44,41 @@ func runIsolated(ctx context.Context, s step) error {
 	}
 	defer os.RemoveAll(dir)
 	result := filepath.Join(dir, "result")
-	cmd := exec.Command(exe, "step", "-result", result, s.name)
+	cmd := exec.Command(exe, "step", "-base", j.base, "-result", result, j.name)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	err = groupexec.Run(ctx, cmd, s.timeLimit(), quitGrace)
+	err = groupexec.Run(ctx, cmd, j.timeLimit(), quitGrace)
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, groupexec.ErrTimeout):
-		return fmt.Errorf("step %s timed out after %v: %v", s.name, s.timeLimit(), err)
+		return fmt.Errorf("step %s timed out after %v: %v", j.fullName(), j.timeLimit(), err)
 	case errors.As(err, &exit) && (exit.ExitCode() == exitSkip || exit.ExitCode() == exitFail):
 		b, rerr := os.ReadFile(result)
 		if rerr != nil {
-			return fmt.Errorf("step %s exited with status %d and left no reason (%v)", s.name, exit.ExitCode(), rerr)
+			return fmt.Errorf("step %s exited with status %d and left no reason (%v)", j.fullName(), exit.ExitCode(), rerr)
 		}
 		if exit.ExitCode() == exitSkip {
 			return skip("%s", b)
 		}
 		return errors.New(string(b))
 	default:
-		return fmt.Errorf("step %s: %v", s.name, err)
+		return fmt.Errorf("step %s: %v", j.fullName(), err)
 	}
 }
 
-// runOneStep is "fork step": it runs the named step in this process and
-// returns the exit status for its outcome, having written the reason for
-// a failure or a skip to resultFile.
+// runOneStep is "fork step": it runs the named step in this process, on
+// r's base unless it is shared, and returns the exit status for its
+// outcome, having written the reason for a failure or a skip to
+// resultFile.
 func runOneStep(ctx context.Context, r fork.Repo, name, resultFile string) int {
 	for _, s := range steps {
 		if s.name != name {
 			continue
+		}
+		if s.shared != (r.Base == "") {
+			fmt.Fprintf(os.Stderr, "fork step %s: a shared step runs without -base, any other with one\n", name)
+			return 1
 		}
 		err := s.run(ctx, r)
 		if err == nil {

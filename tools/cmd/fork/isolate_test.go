@@ -16,11 +16,11 @@ import (
 // test binary as "step -result FILE NAME", which TestMain hands to
 // runOneStep as the fork command's main does.
 var testSteps = []step{
-	{name: "test/hang", run: func(ctx context.Context, r fork.Repo) error {
+	{name: "test/hang", shared: true, run: func(ctx context.Context, r fork.Repo) error {
 		time.Sleep(10 * time.Minute)
 		return nil
 	}},
-	{name: "test/skip", run: func(ctx context.Context, r fork.Repo) error { return skip("nothing to do here") }},
+	{name: "test/skip", shared: true, run: func(ctx context.Context, r fork.Repo) error { return skip("nothing to do here") }},
 }
 
 func TestMain(m *testing.M) {
@@ -28,8 +28,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "step" {
 		fs := flag.NewFlagSet("step", flag.ExitOnError)
 		result := fs.String("result", "", "")
+		base := fs.String("base", "", "")
 		fs.Parse(os.Args[2:])
-		os.Exit(runOneStep(context.Background(), fork.Repo{}, fs.Arg(0), *result))
+		os.Exit(runOneStep(context.Background(), fork.Repo{Base: *base}, fs.Arg(0), *result))
 	}
 	os.Exit(m.Run())
 }
@@ -45,7 +46,7 @@ func TestStepTimeoutNamed(t *testing.T) {
 	stdout, stderr := os.Stdout, os.Stderr
 	os.Stdout, os.Stderr = log, log
 	start := time.Now()
-	err = runIsolated(context.Background(), step{name: "test/hang", limit: time.Second})
+	err = runIsolated(context.Background(), job{step: step{name: "test/hang", shared: true, limit: time.Second}})
 	os.Stdout, os.Stderr = stdout, stderr
 	if err == nil {
 		t.Fatal("the hung step passed")
@@ -63,7 +64,7 @@ func TestStepTimeoutNamed(t *testing.T) {
 }
 
 func TestStepSkipReason(t *testing.T) {
-	err := runIsolated(context.Background(), step{name: "test/skip", limit: time.Minute})
+	err := runIsolated(context.Background(), job{step: step{name: "test/skip", shared: true, limit: time.Minute}})
 	var sk errSkip
 	if !errors.As(err, &sk) || sk.why != "nothing to do here" {
 		t.Errorf("err = %v, want the skip with its reason", err)

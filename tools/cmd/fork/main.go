@@ -1,14 +1,20 @@
-// Command fork lays out, patches, builds and checks the fork's Go tree.
+// Command fork lays out, patches, builds and checks the fork's Go trees,
+// one per base (bases/<release>: its UPSTREAM pin and patches/), each in
+// goroot/<release>.
 //
-//	fork make [-force] [-distpack [-host]]  obtain the base, apply patches/, build goroot/bin/go;
-//	                       with -distpack also write the archives of every platform to dist/
-//	                       (with -host, of the host only)
-//	fork apply [-discard]  obtain the base and apply patches/, without building
-//	fork extract           rewrite patches/ from goroot/'s commits after upstream
-//	fork check             fail if goroot/ and patches/ disagree
-//	fork test [-run re] [-list] [-short] [-long]  run the fork's checks (see steps.go)
+//	fork make [-base R] [-force] [-distpack [-host]]  obtain each base (or R), apply its patches/,
+//	                       build goroot/<release>/bin/go; with -distpack also write the archives of
+//	                       every platform to dist/<release>/ (with -host, of the host only)
+//	fork apply [-base R] [-discard]  obtain the base and apply its patches/, without building
+//	fork extract [-base R] rewrite bases/<release>/patches/ from goroot/<release>'s commits after upstream
+//	fork check [-base R]   fail if a laid-out tree and its patches/ disagree
+//	fork test [-base R] [-run re] [-list] [-short] [-long]  run the fork's checks (see steps.go)
+//	fork port -to R [-from R]  start a base of release R from the series of another (port.go)
 //
-// The repository root is found from the working directory.
+// Without -base, make and test take every base that has patches/, check
+// every base whose tree is laid out, and apply and extract the one base
+// whose tree is laid out. The repository root is found from the working
+// directory.
 package main
 
 import (
@@ -17,14 +23,13 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 
 	"go-spinbit.dev/tools/internal/fork"
 )
 
 func usage() {
-	fmt.Fprintf(os.Stderr, "usage: fork make [-force] [-distpack [-host]] | apply [-discard] | extract | check | test [-run regexp] [-list] [-short] [-long]\n")
+	fmt.Fprintf(os.Stderr, "usage: fork make [-base R] [-force] [-distpack [-host]] | apply [-base R] [-discard] | extract [-base R] | check [-base R] | test [-base R] [-run regexp] [-list] [-short] [-long] | port -to R [-from R]\n")
 	os.Exit(2)
 }
 
@@ -34,75 +39,90 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	root, err := repoRoot()
+	wd, err := os.Getwd()
 	if err != nil {
 		fatal(err)
 	}
-	r := fork.Repo{Root: root}
+	root, err := fork.FindRoot(wd)
+	if err != nil {
+		fatal(fmt.Errorf("%v: run from inside a go-spinbit checkout", err))
+	}
 	cmd, args := os.Args[1], os.Args[2:]
 	fs := flag.NewFlagSet(cmd, flag.ExitOnError)
+	base := fs.String("base", "", "the base to work on, a release with a folder in bases/ (see the command's default)")
 	switch cmd {
 	case "make":
-		force := fs.Bool("force", false, "run src/make.bash even if goroot/bin/go (and dist/, with -distpack) is up to date")
-		distpack := fs.Bool("distpack", false, "also write the host's and "+targets()+" archives, module files and SHA256SUMS to dist/")
+		force := fs.Bool("force", false, "run src/make.bash even if bin/go (and dist/<release>/, with -distpack) is up to date")
+		distpack := fs.Bool("distpack", false, "also write the host's and "+targets()+" archives, module files and SHA256SUMS to dist/<release>/")
 		host := fs.Bool("host", false, "with -distpack: the host's archive and module files only, with no cross build (for use on this machine)")
 		fs.Parse(args)
 		if *host && !*distpack {
 			fatal(fmt.Errorf("-host says which archives -distpack makes: use -distpack -host, or leave -host out"))
 		}
-		if err := r.Make(ctx, *force, logf); err != nil {
+		bases, err := selectBases(root, *base)
+		if err != nil {
+			fatal(err)
+		}
+		if err := fork.MakeBases(ctx, root, bases, *force, logf); err != nil {
 			fatal(err)
 		}
 		if *distpack {
-			if err := r.Distpack(ctx, *force, *host, logf); err != nil {
-				fatal(err)
+			for _, b := range bases {
+				if err := (fork.Repo{Root: root, Base: b}).Distpack(ctx, *force, *host, logf); err != nil {
+					fatal(err)
+				}
 			}
 		}
 	case "apply":
-		discard := fs.Bool("discard", false, "throw away goroot/ work that patches/ lacks")
+		discard := fs.Bool("discard", false, "throw away the tree's work that patches/ lacks")
 		fs.Parse(args)
+		r, err := oneBase(root, *base, "apply")
+		if err != nil {
+			fatal(err)
+		}
 		if err := r.Prepare(ctx, *discard, logf); err != nil {
 			fatal(err)
 		}
-		logf("goroot/ holds upstream plus patches/")
+		logf("goroot/%s holds upstream plus bases/%s/patches/", r.Base, r.Base)
 	case "extract":
 		fs.Parse(args)
+		r, err := oneBase(root, *base, "extract")
+		if err != nil {
+			fatal(err)
+		}
 		s, err := r.ExtractTo()
 		if err != nil {
 			fatal(err)
 		}
-		logf("wrote %d patches to patches/", len(s))
+		logf("wrote %d patches to bases/%s/patches/", len(s), r.Base)
 	case "check":
 		fs.Parse(args)
-		if ok, err := r.Exists(); err != nil {
-			fatal(err)
-		} else if !ok {
-			logf("no goroot/: nothing to check")
-			return
-		}
-		st, err := r.Status()
-		if err != nil {
+		if err := check(root, *base); err != nil {
 			fatal(err)
 		}
-		if !st.InSync() {
-			fatal(fmt.Errorf("%s", st.Problem()))
-		}
-		logf("goroot/ and patches/ agree")
 	case "test":
-		run := fs.String("run", "", "run only the steps whose names match this regexp")
-		list := fs.Bool("list", false, "list the steps and exit")
+		run := fs.String("run", "", "run only the steps whose full names (such as go1.23.12/runtime/test-short) match this regexp")
+		list := fs.Bool("list", false, "list the steps that would run and exit")
 		short := fs.Bool("short", false, "leave out the slow steps, for iterating")
-		long := fs.Bool("long", false, "also run the long steps (dist/: a toolchain build per platform)")
+		long := fs.Bool("long", false, "also run the long steps (dist/: a toolchain build per platform), and every step on the bases older than the newest")
 		fs.Parse(args)
-		os.Exit(runSteps(ctx, r, *run, *list, *short, *long))
+		os.Exit(runSteps(ctx, root, *base, *run, *list, *short, *long))
+	case "port":
+		to := fs.String("to", "", "the release of the new base, such as go1.28.1")
+		from := fs.String("from", "", "the base whose series to port (default: the newest base with patches/)")
+		fs.Parse(args)
+		if *base != "" {
+			fatal(fmt.Errorf("port takes -from and -to, not -base"))
+		}
+		os.Exit(port(ctx, root, *from, *to))
 	case "step":
 		// Used by "test" to run each step in a process of its own.
 		result := fs.String("result", "", "where to write why the step failed or was skipped")
 		fs.Parse(args)
 		if fs.NArg() != 1 || *result == "" {
-			fatal(fmt.Errorf("usage: fork step -result FILE NAME"))
+			fatal(fmt.Errorf("usage: fork step [-base R] -result FILE NAME"))
 		}
-		os.Exit(runOneStep(ctx, r, fs.Arg(0), *result))
+		os.Exit(runOneStep(ctx, fork.Repo{Root: root, Base: *base}, fs.Arg(0), *result))
 	default:
 		usage()
 	}
@@ -123,20 +143,4 @@ func logf(format string, args ...any) {
 func fatal(err error) {
 	fmt.Fprintf(os.Stderr, "fork: %v\n", err)
 	os.Exit(1)
-}
-
-// repoRoot finds the directory holding UPSTREAM, from the working directory up.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "UPSTREAM")); err == nil {
-			return d, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("no UPSTREAM file in %s or above: run from inside a go-spinbit checkout", dir)
-		}
-	}
 }

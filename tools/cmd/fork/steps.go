@@ -17,14 +17,27 @@ import (
 	"go-spinbit.dev/tools/internal/toolchain"
 )
 
-// A step is one named check of ./test.bash with its own pass or fail.
+// A step is one named check of ./test.bash with its own pass or fail. A
+// step runs once for each base it applies to, on that base's tree, and is
+// named <release>/<name> there (go1.27.3/runtime/test-short); a shared
+// step reads no base's tree and runs once under its own name.
 type step struct {
-	name string
+	name   string
+	shared bool // reads no base's tree: runs once, its name unprefixed
+	// core marks a step of the default run on every base. The other
+	// steps of the default run are the newest base's (the series users
+	// should run); on an older base they run with -long, so that the
+	// default run of every base stays within its time budget.
+	core bool
 	slow bool // left out by -short
 	long bool // run only with -long (heavier than the default run's budget)
-	// tree marks a step that needs goroot/ laid out with patches/ but not
-	// built: ./test.bash runs such steps alone without building the fork.
+	// tree marks a step that needs its base's tree laid out with its
+	// patches/ but not built: ./test.bash runs such steps alone without
+	// building the fork.
 	tree bool
+	// appliesTo, if set, says whether the step applies to a base, from
+	// the base's data (its series, its tree); nil means every base.
+	appliesTo func(r fork.Repo) (bool, error)
 	// limit bounds the step's run (defaultLimit if zero); see runIsolated.
 	limit time.Duration
 	run   func(ctx context.Context, r fork.Repo) error
@@ -41,6 +54,21 @@ func (s step) timeLimit() time.Duration {
 	return defaultLimit
 }
 
+// A job is a step as it runs for one base (base "" for a shared step).
+type job struct {
+	step
+	base string
+	long bool // the step's long, or a non-core step on an older base
+}
+
+// fullName is the job's name as ./test.bash prints and -run matches it.
+func (j job) fullName() string {
+	if j.base == "" {
+		return j.name
+	}
+	return j.base + "/" + j.name
+}
+
 // errSkip marks a step that could not run here; its message says why.
 type errSkip struct{ why string }
 
@@ -53,9 +81,9 @@ func skip(format string, args ...any) error { return errSkip{fmt.Sprintf(format,
 var steps = concat(baseSteps, xchg8Steps, spinbitSteps, machineCodeSteps, earlierSteps, modeSteps, tortureSteps, modelSteps, benchSteps, bundleSteps, longSteps, distSteps)
 
 var baseSteps = []step{
-	{name: "patches/apply-fresh", tree: true, run: applyFresh},
-	{name: "tools/go-test", run: toolsTest},
-	{name: "runtime/test-short", slow: true, limit: 40 * time.Minute, run: goTest("", "-short", "runtime", "sync", "internal/runtime/atomic")},
+	{name: "patches/apply-fresh", core: true, tree: true, run: applyFresh},
+	{name: "tools/go-test", shared: true, run: toolsTest},
+	{name: "runtime/test-short", core: true, slow: true, limit: 40 * time.Minute, run: goTest("", "-short", "runtime", "sync", "internal/runtime/atomic")},
 }
 
 func concat(groups ...[]step) []step {
@@ -66,49 +94,112 @@ func concat(groups ...[]step) []step {
 	return all
 }
 
-func runSteps(ctx context.Context, r fork.Repo, run string, list, short, long bool) int {
-	selected, err := selectSteps(steps, run, short, long)
+// expand turns the steps into the jobs of the bases given, oldest first:
+// the shared steps, then each base's steps, the newest base's first (if
+// a run is cut short, the series users should run has been checked).
+// newest is the newest of every base, which runs every step of the
+// default run.
+func expand(all []step, root string, bases []string, newest string) ([]job, error) {
+	var jobs []job
+	for _, s := range all {
+		if s.shared {
+			jobs = append(jobs, job{step: s, long: s.long})
+		}
+	}
+	for i := len(bases) - 1; i >= 0; i-- {
+		b := bases[i]
+		r := fork.Repo{Root: root, Base: b}
+		for _, s := range all {
+			if s.shared {
+				continue
+			}
+			if s.appliesTo != nil {
+				ok, err := s.appliesTo(r)
+				if err != nil {
+					return nil, fmt.Errorf("does step %s apply to base %s? %v", s.name, b, err)
+				}
+				if !ok {
+					continue
+				}
+			}
+			jobs = append(jobs, job{step: s, base: b, long: s.long || (!s.core && b != newest)})
+		}
+	}
+	return jobs, nil
+}
+
+// testBases returns the bases ./test.bash runs: the one named or every
+// base with patches/, and the newest base with patches/.
+func testBases(root, base string) (bases []string, newest string, err error) {
+	if bases, err = selectBases(root, base); err != nil {
+		return nil, "", err
+	}
+	newest, err = fork.Newest(root)
+	return bases, newest, err
+}
+
+func runSteps(ctx context.Context, root, base, run string, list, short, long bool) int {
+	bases, newest, err := testBases(root, base)
+	if err != nil {
+		fatal(err)
+	}
+	all, err := expand(steps, root, bases, newest)
+	if err != nil {
+		fatal(err)
+	}
+	selected, err := selectJobs(all, run, short, long)
 	if err != nil {
 		fatal(err)
 	}
 	if list {
-		for _, s := range selected {
-			fmt.Println(s.name)
+		for _, j := range selected {
+			fmt.Println(j.fullName())
 		}
 		return 0
 	}
 	if len(selected) == 0 {
 		fatal(fmt.Errorf("no step matches -run %q; see -list", run))
 	}
-	// What ./make.bash does, or only its first half when no step needs
-	// the built toolchain.
-	if needsBuild(selected) {
-		err = r.Make(ctx, false, logf)
-	} else {
-		err = r.Prepare(ctx, false, logf)
-	}
-	if err != nil {
-		fatal(err)
-	}
 	var passed, failed, skipped int
 	var failures []string
-	for _, s := range selected {
-		fmt.Printf("=== STEP %s\n", s.name)
+	made := map[string]error{}
+	for _, j := range selected {
+		name := j.fullName()
+		if err, done := made[j.base]; j.base != "" && !done {
+			// What ./make.bash does, or only its first half when no
+			// step of the base needs the built toolchain.
+			r := fork.Repo{Root: root, Base: j.base}
+			if needsBuild(selected, j.base) {
+				err = r.Make(ctx, false, logf)
+			} else {
+				err = r.Prepare(ctx, false, logf)
+			}
+			made[j.base] = err
+			if err != nil {
+				failed++
+				failures = append(failures, j.base+"/make.bash")
+				fmt.Printf("--- FAIL %s/make.bash: %v (the base's steps do not run)\n", j.base, err)
+			}
+		}
+		if made[j.base] != nil {
+			continue
+		}
+		fmt.Printf("=== STEP %s\n", name)
 		start := time.Now()
-		err := runIsolated(ctx, s)
+		err := runIsolated(ctx, j)
 		d := time.Since(start).Round(100 * time.Millisecond)
 		var sk errSkip
 		switch {
 		case err == nil:
 			passed++
-			fmt.Printf("--- PASS %s (%v)\n", s.name, d)
+			fmt.Printf("--- PASS %s (%v)\n", name, d)
 		case errors.As(err, &sk):
 			skipped++
-			fmt.Printf("--- SKIP %s (%v): %s\n", s.name, d, sk.why)
+			fmt.Printf("--- SKIP %s (%v): %s\n", name, d, sk.why)
 		default:
 			failed++
-			failures = append(failures, s.name)
-			fmt.Printf("--- FAIL %s (%v): %v\n", s.name, d, err)
+			failures = append(failures, name)
+			fmt.Printf("--- FAIL %s (%v): %v\n", name, d, err)
 		}
 	}
 	if len(failures) > 0 {
@@ -125,26 +216,26 @@ func runSteps(ctx context.Context, r fork.Repo, run string, list, short, long bo
 	return 0
 }
 
-// selectSteps returns the steps of all whose names match the regexp run,
-// leaving out the slow ones if short and the long ones unless long.
-func selectSteps(all []step, run string, short, long bool) ([]step, error) {
+// selectJobs returns the jobs of all whose full names match the regexp
+// run, leaving out the slow ones if short and the long ones unless long.
+func selectJobs(all []job, run string, short, long bool) ([]job, error) {
 	re, err := regexp.Compile(run)
 	if err != nil {
 		return nil, fmt.Errorf("-run: %v", err)
 	}
-	var selected []step
-	for _, s := range all {
-		if re.MatchString(s.name) && !(short && s.slow) && (long || !s.long) {
-			selected = append(selected, s)
+	var selected []job
+	for _, j := range all {
+		if re.MatchString(j.fullName()) && !(short && j.slow) && (long || !j.long) {
+			selected = append(selected, j)
 		}
 	}
 	return selected, nil
 }
 
-// needsBuild reports whether any of the steps needs goroot/bin/go.
-func needsBuild(selected []step) bool {
-	for _, s := range selected {
-		if !s.tree {
+// needsBuild reports whether any of the jobs of base needs its bin/go.
+func needsBuild(selected []job, base string) bool {
+	for _, j := range selected {
+		if j.base == base && !j.tree {
 			return true
 		}
 	}
@@ -163,14 +254,14 @@ func applyFresh(ctx context.Context, r fork.Repo) error {
 		return err
 	}
 	remove()
-	fmt.Printf("%d patches apply to a fresh %s\n", len(s), fork.UpstreamTag)
+	fmt.Printf("%d patches of bases/%s/patches/ apply to a fresh %s\n", len(s), r.Base, fork.UpstreamTag)
 	return nil
 }
 
-// seriesWorktree checks out the base, goroot/'s upstream tag, as a
-// detached git worktree of goroot/ at dir/goroot, dir being a new
+// seriesWorktree checks out the base, the upstream tag of its tree, as a
+// detached git worktree of the tree at dir/goroot, dir being a new
 // temporary directory named after pattern (os.MkdirTemp) that is free for
-// the caller's own files, and applies s to it, without touching goroot/.
+// the caller's own files, and applies s to it, without touching the tree.
 // remove takes the worktree and dir away, even after ctx is done; if s does
 // not apply, seriesWorktree has done so already and returns Apply's error.
 // A step killed at its time limit leaves them (git worktree prune, run here
@@ -220,7 +311,7 @@ func toolsTestArgs(ctx context.Context, r fork.Repo, flags ...string) error {
 	return command(ctx, filepath.Join(r.Root, "tools"), nil, gocmd, args...)
 }
 
-// goTest runs the fork's go test with GOEXPERIMENT set to exp (unset if empty).
+// goTest runs the base's go test with GOEXPERIMENT set to exp (unset if empty).
 func goTest(exp string, args ...string) func(context.Context, fork.Repo) error {
 	return func(ctx context.Context, r fork.Repo) error {
 		var env []string

@@ -34,7 +34,7 @@ func benchQuick(ctx context.Context, r fork.Repo) error {
 }
 
 // benchInstructions runs ./bench.bash -instructions on one short workload
-// with go1.23.12 and the fork, installing valgrind if it is missing, and
+// with go1.23.12 and the fork on the base, installing valgrind if it is missing, and
 // checks that the table names both. It looks at no count's value.
 func benchInstructions(ctx context.Context, r fork.Repo) error {
 	if _, err := apt.Machine.Find(ctx, os.Stdout, os.Stderr, apt.Need{Program: "valgrind", Package: "valgrind"}); err != nil {
@@ -65,7 +65,7 @@ func runBenchInTemp(ctx context.Context, r fork.Repo, name string, args []string
 		return err
 	}
 	out := filepath.Join(dir, "results")
-	o, err := bench.ParseFlags(append(args, "-root", r.Root, "-out", out), os.Stderr)
+	o, err := bench.ParseFlags(append(args, "-root", r.Root, "-base", r.Base, "-out", out), os.Stderr)
 	if err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ func bundleEndToEnd(ctx context.Context, r fork.Repo, goarch, emulator string, a
 		return err
 	}
 	out := filepath.Join(dir, "bundles")
-	if err := bench.BuildBundles(ctx, r.Root, out, []string{goarch}, os.Stdout); err != nil {
+	if err := bench.BuildBundles(ctx, r.Root, r.Base, out, []string{goarch}, os.Stdout); err != nil {
 		return err
 	}
 	name := "spinbit-bench-" + goarch

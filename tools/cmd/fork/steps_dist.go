@@ -15,9 +15,9 @@ import (
 	"go-spinbit.dev/tools/internal/toolchain"
 )
 
-// distSteps check what ./make.bash -distpack hands out. Making dist/ is a
-// full toolchain build per platform, so they run only with -long; the
-// later ones use the dist/ that the first made.
+// distSteps check what ./make.bash -distpack -base <release> hands out,
+// in dist/<release>/. Making it is a full toolchain build per platform, so
+// they run only with -long; the later ones use what the first made.
 var distSteps = []step{
 	{name: "dist/distpack", long: true, limit: 3*time.Hour + 10*time.Minute, run: within(3*time.Hour, "make.bash -distpack", distpack)},
 	{name: "dist/archives", long: true, limit: 10 * time.Minute, run: within(5*time.Minute, "reading the archives", distArchives)},
@@ -38,7 +38,7 @@ func within(d time.Duration, what string, run func(context.Context, fork.Repo) e
 	}
 }
 
-// distpack makes dist/ if it is not made from goroot/'s tree, and checks
+// distpack makes dist/<release>/ if it is not made from the base's tree, and checks
 // that it holds exactly the expected files with the sums it records.
 func distpack(ctx context.Context, r fork.Repo) error {
 	if err := r.Distpack(ctx, false, false, logf); err != nil {
@@ -54,16 +54,16 @@ func distpack(ctx context.Context, r fork.Repo) error {
 	return fork.CheckSums(r.DistDir())
 }
 
-// distReady returns the fork's version if dist/ is made from goroot/'s
-// tree, and otherwise says to run dist/distpack first.
+// distReady returns the fork's version if dist/<release>/ is made from the
+// base's tree, and otherwise says to run dist/distpack first.
 func distReady(r fork.Repo) (string, error) {
 	if !r.DistUpToDate() {
-		return "", fmt.Errorf("dist/ is missing or not made from goroot/'s tree: run ./test.bash -long -run dist/distpack (or ./make.bash -distpack) first")
+		return "", fmt.Errorf("dist/%s/ is missing or not made from goroot/%s: run ./test.bash -long -run %s/dist/distpack (or ./make.bash -distpack -base %s) first", r.Base, r.Base, r.Base, r.Base)
 	}
 	return r.Version()
 }
 
-// distArchives checks every binary archive in dist/: the tree, the
+// distArchives checks every binary archive in dist/<release>/: the tree, the
 // runtime's spinbit source, and the go command's file header for the
 // platform in the archive's name; and the source archive's tree.
 func distArchives(ctx context.Context, r fork.Repo) error {
@@ -150,7 +150,7 @@ func throwaway(toolchainLine string) (string, error) {
 
 // userEnv is the environment of someone using the fork from their own
 // module: the caller's, less any choice of toolchain, with a module cache
-// of its own so that the fork really comes from dist/, plus env.
+// of its own so that the fork really comes from dist/<release>/, plus env.
 func userEnv(modcache string, env ...string) []string {
 	base := toolchain.EnvWithout(os.Environ(), "GOROOT", "GOFLAGS", "GOTOOLCHAIN", "GOEXPERIMENT", "GOOS", "GOARCH",
 		"GOPROXY", "GONOSUMDB", "GOSUMDB", "GOMODCACHE", "GOENV")
@@ -171,7 +171,7 @@ func runIn(ctx context.Context, dir string, env []string, name string, args ...s
 
 // distGotoolchain does what the README's "Use it in your project" says:
 // from a throwaway module naming the fork as its toolchain, the go command
-// on PATH switches to it with GOTOOLCHAIN, first through dist/'s module
+// on PATH switches to it with GOTOOLCHAIN, first through dist/<release>/'s module
 // proxy, then as the unpacked host archive on PATH under its name with the
 // proxy off, and the program it builds reports the fork's version.
 func distGotoolchain(ctx context.Context, r fork.Repo) error {

@@ -18,8 +18,24 @@ import (
 // earlierSteps run today's tests against an earlier design of the mutex,
 // which they must catch.
 var earlierSteps = []step{
-	{name: "runtime/claim-catches-per-m-count", slow: true, run: claimCatchesPerMCount},
-	{name: "runtime/claim-catches-out-of-order", slow: true, run: claimCatchesOutOfOrder},
+	{name: "runtime/claim-catches-per-m-count", core: true, slow: true, appliesTo: perMCountSeriesOf, run: claimCatchesPerMCount},
+	{name: "runtime/claim-catches-out-of-order", core: true, slow: true, run: claimCatchesOutOfOrder},
+}
+
+// perMCountSeriesOf reports whether the per-M count design was written on
+// the base: whether the repository's commit earlier.PerMCount holds a
+// series of it. The design was never ported to a later base, so the step
+// cannot apply to one. A clone without that commit cannot tell, and lists
+// the step for every base; it then skips, saying why.
+func perMCountSeriesOf(r fork.Repo) (bool, error) {
+	_, err := r.SeriesAt(earlier.PerMCount)
+	switch {
+	case err == nil || errors.Is(err, fork.ErrNoCommit):
+		return true, nil
+	case errors.Is(err, fork.ErrOtherBase):
+		return false, nil
+	}
+	return false, err
 }
 
 // claimRuns is how many times claimCatchesPerMCount runs the test. One
@@ -59,7 +75,7 @@ func claimCatchesPerMCount(ctx context.Context, r fork.Repo) error {
 	}
 	dir, wt, remove, err := seriesWorktree(ctx, r, "permcount", s)
 	if applyErr := (*fork.ApplyError)(nil); errors.As(err, &applyErr) {
-		return fmt.Errorf("the patches of %.12s, the per-M count design, do not apply to the base: if UPSTREAM has moved on from the release they were written for, port them to it or retire this step and its README row: %w", earlier.PerMCount, err)
+		return fmt.Errorf("the patches of %.12s, the per-M count design, do not apply to base %s, the release they were written for: %w", earlier.PerMCount, r.Base, err)
 	}
 	if err != nil {
 		return err
@@ -69,8 +85,8 @@ func claimCatchesPerMCount(ctx context.Context, r fork.Repo) error {
 	// The overlay covers the files of src/runtime itself; everything else
 	// the two series build must be the same, but for src/runtime/testdata,
 	// the programs other tests build, which TestRuntimeMutexClaim does not.
-	// The worktree shares goroot/'s objects, so it can compare its HEAD
-	// with goroot/'s.
+	// The worktree shares the tree's objects, so it can compare its HEAD
+	// with the tree's.
 	head, err := output(ctx, r.Goroot(), nil, "git", "rev-parse", "HEAD")
 	if err != nil {
 		return err
@@ -80,7 +96,7 @@ func claimCatchesPerMCount(ctx context.Context, r fork.Repo) error {
 		return err
 	}
 	if outside := earlier.OutsideDir(strings.Fields(changed), "src/runtime", []string{"testdata"}); len(outside) > 0 {
-		return fmt.Errorf("goroot/ and the patches of %.12s differ outside the files of src/runtime, which the overlay does not cover: %s", earlier.PerMCount, strings.Join(outside, ", "))
+		return fmt.Errorf("goroot/%s and the patches of %.12s differ outside the files of src/runtime, which the overlay does not cover: %s", r.Base, earlier.PerMCount, strings.Join(outside, ", "))
 	}
 
 	runtimeDir := filepath.Join(r.Goroot(), "src", "runtime")
@@ -101,7 +117,7 @@ func claimCatchesPerMCount(ctx context.Context, r fork.Repo) error {
 	if err := os.WriteFile(overlay, js, 0o644); err != nil {
 		return err
 	}
-	fmt.Printf("the runtime of %.12s (%d patches) over goroot/: %d files of src/runtime replaced, added or removed\n", earlier.PerMCount, len(s), len(replace))
+	fmt.Printf("the runtime of %.12s (%d patches) over goroot/%s: %d files of src/runtime replaced, added or removed\n", earlier.PerMCount, len(s), r.Base, len(replace))
 
 	// vet is off: it reads the files on disk, not the overlay.
 	bin := filepath.Join(dir, "runtime.test")

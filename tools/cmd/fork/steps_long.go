@@ -17,13 +17,13 @@ import (
 // longSteps are Go's own suites and the builds for every platform, each
 // longer than the default run can afford: they run with -long.
 var longSteps = []step{
-	{name: "tools/go-test-full", long: true, limit: 30 * time.Minute, run: toolsTestFull},
+	{name: "tools/go-test-full", shared: true, long: true, limit: 30 * time.Minute, run: toolsTestFull},
 	{name: "runtime/test-full-spinbit", long: true, limit: 100 * time.Minute, run: goTest("spinbitmutex", "-timeout", "90m", "runtime")},
 	{name: "runtime/test-full-nospinbit", long: true, limit: 100 * time.Minute, run: goTest("nospinbitmutex", "-timeout", "90m", "runtime")},
 	{name: "std/test-short-spinbit", long: true, limit: 4 * time.Hour, run: goTest("spinbitmutex", "-short", "-timeout", "30m", "std")},
 	{name: "std/test-short-nospinbit", long: true, limit: 4 * time.Hour, run: goTest("nospinbitmutex", "-short", "-timeout", "30m", "std")},
 	{name: "build/other-os-std", long: true, limit: 90 * time.Minute, run: buildOtherOSes("std")},
-	{name: "xchg8/vet-asm", long: true, limit: 20 * time.Minute, run: vetXchg8},
+	{name: "xchg8/vet-asm", long: true, appliesTo: seriesAddsXchg8, limit: 20 * time.Minute, run: vetXchg8},
 	// The GOARCHes where the experiment is opt-in: std builds with it,
 	// and the runtime mutex tests pass with it under qemu-user.
 	{name: "spinbit/optin-arm", long: true, limit: 60 * time.Minute, run: optIn("arm")},

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"go-spinbit.dev/tools/internal/fork"
+	"go-spinbit.dev/tools/internal/model"
 	"go-spinbit.dev/tools/internal/objdump"
 	"go-spinbit.dev/tools/internal/torture"
 )
@@ -18,7 +19,7 @@ import (
 // time on a wait stack cannot grow a goroutine's stack, and that the fast
 // paths hold no full memory barrier.
 var machineCodeSteps = []step{
-	{name: "runtime/wait-nosplit", run: waitNoSplit},
+	{name: "runtime/wait-nosplit", core: true, run: waitNoSplit},
 	{name: "runtime/fast-path-barriers", run: fastPathBarriers},
 }
 
@@ -47,7 +48,8 @@ var waitNoSplitTargets = [][2]string{
 // optimization (-N -l) on amd64, and fails
 // if any function that waitWindows reach checks the stack bound (calls
 // morestack) or calls through a register, windowTrusted aside. It then builds the program once more with the
-// //go:nosplit of lock_futexsema.go's semasleep dropped, and fails unless
+// //go:nosplit of the futex semasleep dropped (in the base's tree, the
+// lock_futex*.go file that declares it), and fails unless
 // the check reports semasleep, and unless TestRuntimeMutexWaitNoSplit,
 // built the same way, throws in semasleep's bound check: a check that
 // cannot fail proves nothing.
@@ -100,16 +102,19 @@ func waitNoSplit(ctx context.Context, r fork.Repo) error {
 	}
 
 	// The same check on a build that drops one //go:nosplit must fail.
-	real := filepath.Join(r.Goroot(), "src", "runtime", "lock_futexsema.go")
+	real, err := model.SemasleepFile(filepath.Join(r.Goroot(), "src", "runtime"))
+	if err != nil {
+		return err
+	}
 	src, err := os.ReadFile(real)
 	if err != nil {
 		return err
 	}
 	const marked = "//go:nosplit\nfunc semasleep("
 	if n := strings.Count(string(src), marked); n != 1 {
-		return fmt.Errorf("lock_futexsema.go has %d nosplit semasleep declarations, want 1: update this step's self-check to what the file holds now", n)
+		return fmt.Errorf("%s has %d nosplit semasleep declarations, want 1: update this step's self-check to what the file holds now", filepath.Base(real), n)
 	}
-	dropped := filepath.Join(dir, "lock_futexsema.go")
+	dropped := filepath.Join(dir, filepath.Base(real))
 	if err := os.WriteFile(dropped, []byte(strings.Replace(string(src), marked, "func semasleep(", 1)), 0o644); err != nil {
 		return err
 	}

@@ -16,8 +16,10 @@ import (
 // modeSteps run a small contended program (tools/internal/modes) in the
 // runtime modes Go documents, experiment on and off, one step per way of
 // building it: each of its runs is a sub-check with its own PASS, FAIL or
-// SKIP line. A run that fails with the fork is run with go1.23.12 too;
-// if it fails there as well, it is a SKIP naming upstream's failure.
+// SKIP line. A run that fails with the fork is run with the base's
+// upstream release too; if it fails there as well, it is a SKIP naming
+// upstream's failure. A mode whose GODEBUG setting the base's runtime
+// does not know is left out, saying so.
 var modeSteps = []step{
 	{name: "modes/program", limit: 20 * time.Minute, run: runModes("program", nil)},
 	{name: "modes/cgo", limit: 10 * time.Minute, run: runModes("cgo", nil)},
@@ -39,6 +41,13 @@ func runModes(build string, need func(ctx context.Context, stdout, stderr io.Wri
 		b, ok := modes.Builds[build]
 		if !ok {
 			return fmt.Errorf("no build %q in modes.Builds", build)
+		}
+		b, dropped, err := modes.ForTree(b, r.Goroot())
+		if err != nil {
+			return err
+		}
+		for _, m := range dropped {
+			fmt.Printf("    left out: %s %s (the runtime of %s does not know its GODEBUG setting)\n", b.Name, m, r.Base)
 		}
 		var tcs []modes.Toolchain
 		for _, exp := range modeExperiments {
@@ -69,7 +78,7 @@ func runModes(build string, need func(ctx context.Context, stdout, stderr io.Wri
 // through the module proxy the way the go command gets toolchains.
 func upstreamToolchain(r fork.Repo) func(context.Context) (modes.Toolchain, error) {
 	return func(ctx context.Context) (modes.Toolchain, error) {
-		u, err := fork.ReadUpstream(r.Root)
+		u, err := r.ReadUpstream()
 		if err != nil {
 			return modes.Toolchain{}, err
 		}

@@ -18,8 +18,8 @@ import (
 // fork's own mutex tests, and that the runtime builds for every OS with
 // threads.
 var spinbitSteps = []step{
-	{name: "toolchain/version", run: versionNames},
-	{name: "runtime/test-short-nospinbit", slow: true, limit: 40 * time.Minute, run: goTest("nospinbitmutex", "-short", "runtime", "sync", "internal/runtime/atomic")},
+	{name: "toolchain/version", core: true, run: versionNames},
+	{name: "runtime/test-short-nospinbit", core: true, slow: true, limit: 40 * time.Minute, run: goTest("nospinbitmutex", "-short", "runtime", "sync", "internal/runtime/atomic")},
 	{name: "runtime/lockrank-spinbit", slow: true, limit: 30 * time.Minute, run: goTest("staticlockranking,spinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
 	// With the experiment off, lock ranking checks upstream's lock2 and
 	// unlock2 as patch 0006 moved them, which runtime/test-short-nospinbit
@@ -28,8 +28,8 @@ var spinbitSteps = []step{
 	// The mutex tests, and each RuntimeMutex benchmark for a few
 	// iterations, so that one that breaks fails here and not in the
 	// middle of ./bench.bash -runtime.
-	{name: "runtime/mutex-stress-spinbit", run: goTest("spinbitmutex", "runtime", "-run", "RuntimeMutex", "-bench", "RuntimeMutex", "-benchtime", "100x", "-count", "1", "-v")},
-	{name: "runtime/mutex-stress-nospinbit", run: goTest("nospinbitmutex", "runtime", "-run", "RuntimeMutex", "-bench", "RuntimeMutex", "-benchtime", "100x", "-count", "1")},
+	{name: "runtime/mutex-stress-spinbit", core: true, run: goTest("spinbitmutex", "runtime", "-run", "RuntimeMutex", "-bench", "RuntimeMutex", "-benchtime", "100x", "-count", "1", "-v")},
+	{name: "runtime/mutex-stress-nospinbit", core: true, run: goTest("nospinbitmutex", "runtime", "-run", "RuntimeMutex", "-bench", "RuntimeMutex", "-benchtime", "100x", "-count", "1")},
 	{name: "build/other-os", slow: true, limit: 20 * time.Minute, run: buildOtherOSes("runtime")},
 	{name: "build/nosplit-unoptimized", slow: true, limit: 20 * time.Minute, run: linkUnoptimized},
 	// The stress test on other architectures, experiment on: 386 runs the
@@ -100,16 +100,17 @@ func buildOtherOSes(pkg string) func(context.Context, fork.Repo) error {
 	}
 }
 
-// versionNames checks that the fork names itself, and the experiment when it
-// is turned off, as Go does: in go version, in runtime.Version, and in what
-// go version says of a binary.
+// versionNames checks that the fork names itself, <release>-spinbit, and
+// the experiment when it is turned off, as Go does: in go version, in
+// runtime.Version, and in what go version says of a binary.
 func versionNames(ctx context.Context, r fork.Repo) error {
 	out, err := output(ctx, r.Root, nil, r.GoCommand(), "version")
 	if err != nil {
 		return err
 	}
-	if !strings.HasPrefix(out, "go version go1.23.12-spinbit ") {
-		return fmt.Errorf("go version printed %q, want go1.23.12-spinbit", out)
+	name := r.Base + "-spinbit"
+	if !strings.HasPrefix(out, "go version "+name+" ") {
+		return fmt.Errorf("go version printed %q, want %s", out, name)
 	}
 	dir, err := os.MkdirTemp("", "version")
 	if err != nil {
@@ -121,8 +122,8 @@ func versionNames(ctx context.Context, r fork.Repo) error {
 		return err
 	}
 	for _, c := range []struct{ exp, want string }{
-		{"", "go1.23.12-spinbit"},
-		{"nospinbitmutex", "go1.23.12-spinbit X:nospinbitmutex"},
+		{"", name},
+		{"nospinbitmutex", name + " X:nospinbitmutex"},
 	} {
 		bin := filepath.Join(dir, "v"+c.exp)
 		env := []string{"GOEXPERIMENT=" + c.exp}

@@ -20,14 +20,14 @@ import (
 )
 
 // tortureSteps run the spinbit mutex in torture mode (-tags spinbittorture,
-// goroot/src/runtime/lock_torture.go): that the mode costs nothing when it
+// src/runtime/lock_torture.go of the base's tree): that the mode costs nothing when it
 // is off, the mutex tests under it natively and under qemu with its counts
 // printed, that it catches deliberately broken versions of the mutex, and,
 // with -long, whether a normal build's stress test happens to catch them
 // too, and upstream's runtime and sync tests under it.
 var tortureSteps = []step{
 	{name: "torture/free-when-off", run: tortureFreeWhenOff},
-	{name: "torture/native", run: tortureNative},
+	{name: "torture/native", core: true, run: tortureNative},
 	{name: "torture/catches-broken", slow: true, limit: 15 * time.Minute, run: tortureCatchesBroken},
 	{name: "torture/cross-arm64", slow: true, run: tortureCross("arm64")},
 	{name: "torture/cross-ppc64le", slow: true, run: tortureCross("ppc64le")},
@@ -118,7 +118,8 @@ func checkTortureStats(out string) error {
 }
 
 // tortureCatchesBroken builds the runtime with each of torture.Breaks in
-// place of the file it breaks (go test -overlay, goroot/ untouched) and runs
+// place of the file it breaks in the base's tree (go test -overlay, the
+// tree untouched) and runs
 // the torture test: it must fail, in the way the break is expected to
 // show. The breaks run as many at once as there are CPUs: a caught
 // link-after-push waits a minute for its throw, with the CPUs free for the

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"go-spinbit.dev/tools/internal/fork"
 	"go-spinbit.dev/tools/internal/toolchain"
 )
 
@@ -39,14 +40,20 @@ func expNote(exp string) string {
 	return ", GOEXPERIMENT=" + exp
 }
 
-// prepare finds a toolchain's GOROOT and asks its go command who it is.
-func prepare(ctx context.Context, root string, t Toolchain) (*prepared, error) {
+// forkGoroot is the tree of the fork on base, goroot/<base>.
+func forkGoroot(root, base string) string {
+	return fork.Repo{Root: root, Base: base}.Goroot()
+}
+
+// prepare finds a toolchain's GOROOT (for the fork, that of its base) and
+// asks its go command who it is.
+func prepare(ctx context.Context, root, base string, t Toolchain) (*prepared, error) {
 	p := &prepared{Toolchain: t}
 	if t.Fork() {
-		p.GOROOT = filepath.Join(root, "goroot")
+		p.GOROOT = forkGoroot(root, base)
 		p.GoCmd = toolchain.Bin(p.GOROOT)
 		if !isFile(p.GoCmd) {
-			return nil, fmt.Errorf("toolchain %s: the fork is not built (%s is missing): run ./make.bash in %s first, or leave the fork out with -toolchains upstream,go1.24", t.Name, p.GoCmd, root)
+			return nil, fmt.Errorf("toolchain %s: the fork on base %s is not built (%s is missing): run ./make.bash -base %s in %s first, or leave the fork out with -toolchains upstream,go1.24", t.Name, base, p.GoCmd, base, root)
 		}
 	} else {
 		var err error
@@ -60,7 +67,7 @@ func prepare(ctx context.Context, root string, t Toolchain) (*prepared, error) {
 	if err != nil {
 		if t.Experiment != "" && strings.Contains(err.Error(), "unknown GOEXPERIMENT") {
 			return nil, fmt.Errorf("toolchain %s: %s rejects GOEXPERIMENT=%s (%v).\n"+
-				"The fork does not have the spinbit patches yet (or goroot/ was built before they landed): apply them and rebuild with ./make.bash,\n"+
+				"The fork does not have the spinbit patches yet (or its tree was built before they landed): apply them and rebuild with ./make.bash,\n"+
 				"or leave %s out, for example -toolchains upstream,spinbit,go1.24",
 				t.Name, p.GoCmd, t.Experiment, err, t.Name)
 		}
@@ -216,7 +223,7 @@ func tempBenchstat(ctx context.Context, root, pattern string) (benchstat string,
 func prepareAll(ctx context.Context, root string, s suite, o Options, names []string, stdout io.Writer) ([]*prepared, error) {
 	var tcs []*prepared
 	for _, t := range o.Toolchains {
-		p, err := prepare(ctx, root, t)
+		p, err := prepare(ctx, root, o.Base, t)
 		if err != nil {
 			return nil, err
 		}

@@ -87,7 +87,8 @@ func bundleName(goarch string) string { return "spinbit-bench-" + goarch }
 
 // BuildBundles builds a bundle for each GOARCH into dir, which must be new
 // or empty, and prints each archive's size.
-func BuildBundles(ctx context.Context, root, dir string, goarches []string, stdout io.Writer) error {
+// The fork's binaries are those of base.
+func BuildBundles(ctx context.Context, root, base, dir string, goarches []string, stdout io.Writer) error {
 	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
 		return fmt.Errorf("-bundle %s already holds files; name a new or empty folder", dir)
 	}
@@ -96,7 +97,7 @@ func BuildBundles(ctx context.Context, root, dir string, goarches []string, stdo
 	}
 	var tcs []*prepared
 	for _, t := range Known {
-		p, err := prepare(ctx, root, t)
+		p, err := prepare(ctx, root, base, t)
 		if err != nil {
 			return err
 		}
@@ -106,11 +107,11 @@ func BuildBundles(ctx context.Context, root, dir string, goarches []string, stdo
 	if warn := spinbitWarning(ctx, tcs); warn != "" {
 		fmt.Fprintf(stdout, "warning: %s\n", warn)
 	}
-	specs, err := bundleSpecs(root, tcs, stdout)
+	specs, err := bundleSpecs(root, base, tcs, stdout)
 	if err != nil {
 		return err
 	}
-	prov := readProvenance(root, true)
+	prov := readProvenance(root, base, true)
 	for _, p := range prov.Problems() {
 		fmt.Fprintf(stdout, "warning: runs of these bundles cannot be published (./bench.bash -publish): %s\n", p)
 	}
@@ -152,9 +153,9 @@ type bundleSpec struct {
 // bundleSpecs are the suites of a bundle: bench/ with every toolchain,
 // and the runtime's mutex benchmarks (what -runtime runs) with the fork,
 // the experiment on and off (suite.leftOut).
-func bundleSpecs(root string, tcs []*prepared, stdout io.Writer) ([]bundleSpec, error) {
+func bundleSpecs(root, base string, tcs []*prepared, stdout io.Writer) ([]bundleSpec, error) {
 	var specs []bundleSpec
-	for _, s := range []suite{{Desc: "bench/", root: root}, {Name: "runtime", Desc: "the runtime's mutex benchmarks", root: root}} {
+	for _, s := range []suite{{Desc: "bench/", root: root, base: base}, {Name: "runtime", Desc: "the runtime's mutex benchmarks", root: root, base: base}} {
 		sp := bundleSpec{Name: "bench", Pattern: "."}
 		if s.Name != "" {
 			sp.Name, sp.Pattern = s.Name, runtimeBench

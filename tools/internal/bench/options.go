@@ -25,13 +25,14 @@ type Toolchain struct {
 	Desc       string
 }
 
-// Fork reports whether the toolchain is the go-spinbit fork in goroot/.
+// Fork reports whether the toolchain is the go-spinbit fork, in
+// goroot/<base> for the base of the run.
 func (t Toolchain) Fork() bool { return t.Release == "" }
 
 // Known lists the toolchains in the order they appear in tables and plots.
 var Known = []Toolchain{
-	{Name: "upstream", Release: "go1.23.12", Desc: "unpatched Go 1.23.12, the release the fork is based on"},
-	{Name: "spinbit", Desc: "the fork (goroot/bin/go) with default settings"},
+	{Name: "upstream", Release: "go1.23.12", Desc: "unpatched Go 1.23.12, the fork's first base"},
+	{Name: "spinbit", Desc: "the fork (goroot/<base>/bin/go) with default settings"},
 	{Name: "nospinbit", Experiment: "nospinbitmutex", Desc: "the fork built with GOEXPERIMENT=nospinbitmutex"},
 	{Name: "go1.24", Release: "go1.24.13", Desc: "released Go 1.24.13, which has upstream's own spinbit mutex"},
 	{Name: "go1.27", Release: "go1.27.3", Desc: "released Go 1.27.3, the current upstream release, where the spinbit mutex is the only one"},
@@ -90,6 +91,7 @@ type Options struct {
 	Benchtime    string        // -test.benchtime
 	Out          string        // output folder; empty means bench/results/<timestamp>
 	Root         string        // repository root; empty means search upwards from the working directory
+	Base         string        // the fork's base; empty means the newest base with patches/
 	Timeout      time.Duration // -test.timeout for one run of one test binary
 	Publish      string        // if set, publish this finished run instead of running (see Publish)
 	Pool         []string      // if set, pool these finished runs instead of running (see Pool)
@@ -99,10 +101,11 @@ type Options struct {
 	GOARCHes     []string      // the bundles' architectures
 	Report       string        // if set, report this run folder of a bundle instead of running (see ReportRun)
 
-	// MakeFork, if set, makes sure the fork in goroot/ is built, building
-	// it if need be. Run calls it only when it is about to use the fork:
-	// never for -n, -publish or -pool, or a run without the fork.
-	MakeFork func(ctx context.Context, root string) error
+	// MakeFork, if set, makes sure the fork on base, in goroot/<base>, is
+	// built, building it if need be. Run calls it only when it is about
+	// to use the fork: never for -n, -publish or -pool, or a run without
+	// the fork.
+	MakeFork func(ctx context.Context, root, base string) error
 }
 
 // makeFork calls o.MakeFork if the run uses the fork.
@@ -112,7 +115,7 @@ func (o Options) makeFork(ctx context.Context, root string) error {
 	}
 	for _, t := range o.Toolchains {
 		if t.Fork() {
-			return o.MakeFork(ctx, root)
+			return o.MakeFork(ctx, root, o.Base)
 		}
 	}
 	return nil
@@ -141,18 +144,20 @@ const usageText = `usage: ./bench.bash [flags]
 
 Builds the benchmarks in bench/ with each toolchain, runs them interleaved
 and writes raw output, benchstat tables, SVG plots and summary.md to
-bench/results/<timestamp>/. ./bench.bash -publish bench/results/latest
-then copies a full run's tables and plots to bench/report/.
+bench/results/<timestamp>/. The fork is that of one base (-base, default
+the newest with patches/: goroot/<base>/bin/go). ./bench.bash -publish
+bench/results/latest then copies a full run's tables and plots to
+bench/report/<base>/.
 
 With -pool A,B,... it runs nothing: it joins finished runs of the same
 code and settings into bench/results/pooled-<timestamp>/, each toolchain's
 raw output theirs one after another, with tables, plots and a summary as
 for one run whose medians are of every run's samples. A pool may be of
 one run: that is how a single full run becomes the published reference.
--publish puts a pooled folder in bench/report/pooled/
-(bench/report/runtime/pooled/ for -runtime runs).
+-publish puts a pooled folder in bench/report/<base>/pooled/
+(bench/report/<base>/runtime/pooled/ for -runtime runs).
 
-Toolchains: upstream (go1.23.12), spinbit (the fork in goroot/),
+Toolchains: upstream (go1.23.12), spinbit (the fork in goroot/<base>/),
 nospinbit (the fork with GOEXPERIMENT=nospinbitmutex), go1.24 (go1.24.13),
 go1.27 (go1.27.3, the current upstream release).
 
@@ -162,7 +167,7 @@ GOROOT: by default spinbit against nospinbit, and go1.24 and go1.27 too if
 their runtimes had them (they do not: the patch series adds them, so the
 releases are left out, saying so). Its output folders are
 bench/results/runtime-<timestamp>/, and -publish puts them in
-bench/report/runtime/.
+bench/report/<base>/runtime/.
 
 With -bundle DIR it runs nothing here: it builds, for each -goarch (default
 amd64,arm64), DIR/spinbit-bench-<goarch>.tar.gz and its .sha256 file: the
@@ -172,7 +177,7 @@ and run.sh, a POSIX sh script that runs them interleaved on any Linux
 machine of that architecture and writes a run folder. -report FOLDER
 turns such a run folder, from any machine, into the tables, plots and
 summary of a run, written inside it; -publish FOLDER then puts it in
-bench/report/<machine>/.
+bench/report/<base>/<machine>/.
 
 With -instructions it counts, under valgrind's callgrind, the instructions
 each toolchain executes per operation at GOMAXPROCS 1 and per call of
@@ -208,10 +213,11 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.StringVar(&o.Benchtime, "benchtime", "", "run time per benchmark, a duration or Nx (default "+fullBenchtime+", or "+quickBenchtime+" with -quick)")
 	fs.StringVar(&o.Out, "out", "", "output folder, relative to the repository root (default bench/results/<timestamp>)")
 	fs.StringVar(&o.Root, "root", "", "repository root (default: found from the working directory)")
+	fs.StringVar(&o.Base, "base", "", "the base whose fork runs, a release with a folder in bases/ (default: the newest base with patches/)")
 	fs.DurationVar(&o.Timeout, "timeout", 0, "limit for one run of one test binary (default 3m with -quick, 15m otherwise)")
-	fs.StringVar(&o.Publish, "publish", "", "run nothing: copy the tables and plots of the finished full run in this folder (relative to the repository root, such as bench/results/latest) to "+ReportDir+"/, which is committed")
-	fs.BoolVar(&o.Results, "results", false, "run nothing: write "+ResultsFile+", the significant differences and missed targets of the pool published in "+ReportDir+"/pooled/ (-publish of a pool does it too)")
-	fs.StringVar(&o.Replot, "replot", "", "run nothing: draw the plots of the finished or published run in this folder (relative to the repository root, such as "+ReportDir+"/pooled) again from its benchstat tables, for a run whose raw output is gone; the whiskers then show benchstat's confidence intervals")
+	fs.StringVar(&o.Publish, "publish", "", "run nothing: copy the tables and plots of the finished full run in this folder (relative to the repository root, such as bench/results/latest) to "+ReportDir+"/<base>/, which is committed")
+	fs.BoolVar(&o.Results, "results", false, "run nothing: write "+ResultsFile+", the significant differences and missed targets of the pool of -base published in "+ReportDir+"/<base>/pooled/ (-publish of a pool does it too)")
+	fs.StringVar(&o.Replot, "replot", "", "run nothing: draw the plots of the finished or published run in this folder (relative to the repository root, such as "+ReportDir+"/go1.23.12/pooled) again from its benchstat tables, for a run whose raw output is gone; the whiskers then show benchstat's confidence intervals")
 	fs.StringVar(&o.Bundle, "bundle", "", "run nothing: build a benchmark bundle per -goarch into this new folder (relative to the repository root): spinbit-bench-<goarch>.tar.gz, test binaries of every toolchain with a sh runner, to measure machines without this repository")
 	goarchList := fs.String("goarch", "", "with -bundle: comma-separated architectures (default "+strings.Join(BundleGOARCHes, ",")+")")
 	fs.StringVar(&o.Report, "report", "", "run nothing: turn the run folder of a bundle (what run.sh wrote, relative to the repository root) into tables, plots and a summary, in it")
@@ -226,8 +232,8 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		return Options{}, errors.New("-goarch chooses the architectures of -bundle: give -bundle DIR too")
 	}
 	if o.Bundle != "" {
-		if other := flagsSetBut(fs, "bundle", "goarch", "root"); len(other) > 0 {
-			return Options{}, fmt.Errorf("-bundle builds and runs nothing here, so %s would have no effect: leave it out (-goarch and -root are allowed)", strings.Join(other, " "))
+		if other := flagsSetBut(fs, "bundle", "goarch", "root", "base"); len(other) > 0 {
+			return Options{}, fmt.Errorf("-bundle builds and runs nothing here, so %s would have no effect: leave it out (-goarch, -base and -root are allowed)", strings.Join(other, " "))
 		}
 		var err error
 		if o.GOARCHes, err = parseGOARCHes(*goarchList); err != nil {
@@ -262,7 +268,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		return o, nil
 	}
 	if o.Results {
-		if other := flagsSetBut(fs, "results", "root"); len(other) > 0 {
+		if other := flagsSetBut(fs, "results", "root", "base"); len(other) > 0 {
 			return Options{}, fmt.Errorf("-results runs nothing, so %s would have no effect: leave it out", strings.Join(other, " "))
 		}
 		return o, nil

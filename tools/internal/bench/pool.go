@@ -96,6 +96,8 @@ func poolable(recs []Record, changed changedFunc) error {
 		switch {
 		case r.Suite != first.Suite:
 			return differ("suite", suiteName(first.Suite), suiteName(r.Suite))
+		case r.ForkBase() != first.ForkBase():
+			return differ("the fork's base", first.ForkBase(), r.ForkBase())
 		case r.Mode != first.Mode:
 			return differ("mode", first.Mode, r.Mode)
 		case r.Bench != first.Bench:
@@ -114,13 +116,13 @@ func poolable(recs []Record, changed changedFunc) error {
 		if r.Provenance.Commit == first.Provenance.Commit {
 			continue
 		}
-		files, err := changed(first.Provenance.Commit, r.Provenance.Commit, measuredPaths...)
+		files, err := changed(first.Provenance.Commit, r.Provenance.Commit, measuredPaths(first.ForkBase())...)
 		if err != nil {
 			return fmt.Errorf("comparing commits %s (%s) and %s (%s): %v", first.Provenance.Commit, first.Name, r.Provenance.Commit, r.Name, err)
 		}
 		if len(files) > 0 {
-			return fmt.Errorf("%s (commit %s) and %s (commit %s) measured different code: the commits differ in %s; pool only runs of commits that agree in UPSTREAM, make.bash, bench.bash, patches/, tools/ and bench/",
-				first.Name, first.Provenance.Commit, r.Name, r.Provenance.Commit, strings.Join(files, ", "))
+			return fmt.Errorf("%s (commit %s) and %s (commit %s) measured different code: the commits differ in %s; pool only runs of commits that agree in bases/%s/, make.bash, bench.bash, tools/ and bench/",
+				first.Name, first.Provenance.Commit, r.Name, r.Provenance.Commit, strings.Join(files, ", "), first.ForkBase())
 		}
 	}
 	return nil

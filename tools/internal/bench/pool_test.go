@@ -24,7 +24,7 @@ func rawRun(nsChan, nsSelect int) string {
 func poolRecord(name, commit string, count int, start time.Time) Record {
 	r := Record{
 		Name: name, Mode: "full", Benchtime: "150ms", Count: count, CPUs: []int{4}, Bench: ".",
-		Start: start, Elapsed: "10m0s", Host: "Some CPU, 2 logical CPUs", Provenance: Provenance{Commit: commit},
+		Start: start, Elapsed: "10m0s", Host: "Some CPU, 2 logical CPUs", Provenance: Provenance{Commit: commit, Base: "go1.27.3"},
 	}
 	for _, k := range Known {
 		r.Toolchains = append(r.Toolchains, RecordToolchain{Name: k.Name, Version: "go1.x", Experiment: k.Experiment, Raw: k.Name + ".txt"})
@@ -51,7 +51,7 @@ func TestPoolable(t *testing.T) {
 		asked = append([]string{a, b}, paths...)
 		return nil, nil
 	})
-	if err != nil || len(asked) < 3 || asked[0] != "aaa" || asked[1] != "bbb" || asked[2] != measuredPaths[0] {
+	if err != nil || len(asked) < 3 || asked[0] != "aaa" || asked[1] != "bbb" || asked[2] != "bases/go1.27.3" {
 		t.Errorf("commits agreeing in measured files: err %v, compared %q", err, asked)
 	}
 
@@ -67,6 +67,7 @@ func TestPoolable(t *testing.T) {
 		{"instructions", func(r []Record) []Record { r[0].Mode = "instruction-counting"; return r }, noChanges, "nothing to pool"},
 		{"dirty", func(r []Record) []Record { r[1].Provenance.Changed = []string{" M patches/0007.patch"}; return r }, noChanges, "run2 cannot be reproduced from its commit"},
 		{"suite", func(r []Record) []Record { r[1].Suite = "runtime"; return r }, noChanges, "differ in suite (bench/ against -runtime)"},
+		{"base", func(r []Record) []Record { r[1].Provenance.Base = "go1.23.12"; return r }, noChanges, "differ in the fork's base (go1.27.3 against go1.23.12)"},
 		{"mode", func(r []Record) []Record { r[1].Mode = "quick"; return r }, noChanges, "differ in mode"},
 		{"bench", func(r []Record) []Record { r[1].Bench = "Select"; return r }, noChanges, "differ in -bench"},
 		{"benchtime", func(r []Record) []Record { r[1].Benchtime = "1s"; return r }, noChanges, "differ in -benchtime (150ms against 1s)"},
@@ -193,9 +194,9 @@ func TestPublishPooled(t *testing.T) {
 	if err != nil || !strings.Contains(string(results), "pool pooled-x of 2 runs") {
 		t.Errorf("%s after publishing a pool: %v\n%s", ResultsFile, err, results)
 	}
-	report := filepath.Join(root, filepath.FromSlash(ReportDir))
+	report := filepath.Join(root, filepath.FromSlash(BaseReportDir("go1.27.3")))
 	if rec, err := ReadRecord(report); err != nil || rec.Name != "run1" {
-		t.Errorf("%s holds %+v, %v; want the single run, untouched", ReportDir, rec.Name, err)
+		t.Errorf("%s holds %+v, %v; want the single run, untouched", report, rec.Name, err)
 	}
 	page, err := os.ReadFile(filepath.Join(report, "pooled", reportIndex))
 	if err != nil {

@@ -7,21 +7,26 @@ import (
 )
 
 // Provenance says what a run measured: which commit of this repository,
-// whether the files that decide the results had uncommitted changes, and
-// whether the fork in goroot/ was what patches/ describes. A published
+// which base the fork was on, whether the files that decide the results
+// had uncommitted changes, and whether the fork in goroot/<base> was what
+// bases/<base>/patches/ describes. A published
 // result (see Publish) must be reproducible from its commit alone, so only
 // a run with no changes and no fork problem may be published.
 type Provenance struct {
 	Commit  string   `json:"commit"`            // HEAD of the repository, "" if unknown
+	Base    string   `json:"base,omitempty"`    // the fork's base, such as go1.27.3
 	Changed []string `json:"changed,omitempty"` // git status lines of measured files
-	Fork    string   `json:"fork,omitempty"`    // why goroot/ is not patches/ built, "" if it is
+	Fork    string   `json:"fork,omitempty"`    // why goroot/<base> is not its patches/ built, "" if it is
 }
 
 // measuredPaths are the parts of the repository that decide what a run
-// measures. Edits elsewhere (README.md, the Markdown of bench/ such as
-// bench/README.md and bench/HISTORY.md, bench/report/) do not change
-// results, and bench/report/ is what Publish rewrites.
-var measuredPaths = []string{"UPSTREAM", "make.bash", "bench.bash", "patches", "tools", "bench", ":(exclude)bench/report", ":(exclude)bench/*.md"}
+// of the fork on base measures. Edits elsewhere (README.md, the Markdown
+// of bench/ such as bench/README.md and bench/HISTORY.md, bench/report/,
+// the other bases) do not change results, and bench/report/ is what
+// Publish rewrites.
+func measuredPaths(base string) []string {
+	return []string{fork.BasesDir + "/" + base, "make.bash", "bench.bash", "tools", "bench", ":(exclude)bench/report", ":(exclude)bench/*.md"}
+}
 
 // Clean reports whether the run can be reproduced from its commit.
 func (p Provenance) Clean() bool { return len(p.Problems()) == 0 }
@@ -42,14 +47,15 @@ func (p Provenance) Problems() []string {
 	return out
 }
 
-// readProvenance inspects the repository at root. withFork says whether
-// the run uses the fork, so that goroot/ matters.
-func readProvenance(root string, withFork bool) Provenance {
-	var p Provenance
-	r := fork.Repo{Root: root}
+// readProvenance inspects the repository at root for a run of the fork on
+// base. withFork says whether the run uses the fork, so that goroot/<base>
+// matters.
+func readProvenance(root, base string, withFork bool) Provenance {
+	p := Provenance{Base: base}
+	r := fork.Repo{Root: root, Base: base}
 	if c, err := r.Commit(); err == nil {
 		p.Commit = c
-		if p.Changed, err = r.Uncommitted(measuredPaths...); err != nil {
+		if p.Changed, err = r.Uncommitted(measuredPaths(base)...); err != nil {
 			p.Changed = []string{"git status failed: " + err.Error()}
 		}
 	}

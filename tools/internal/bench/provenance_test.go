@@ -28,42 +28,44 @@ func TestReadProvenance(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	if p := readProvenance(root, false); p.Commit != "" || p.Clean() {
+	if p := readProvenance(root, "go1.27.3", false); p.Commit != "" || p.Clean() {
 		t.Errorf("outside a git checkout: %+v, want no commit and not clean", p)
 	}
 
-	for _, f := range []string{"README.md", "patches/0001-a.patch", "bench/chan_test.go", "bench/README.md", "bench/HISTORY.md", "bench/report/README.md", "tools/go.mod"} {
+	for _, f := range []string{"README.md", "bases/go1.27.3/patches/0001-a.patch", "bases/go1.23.12/patches/0001-a.patch", "bench/chan_test.go", "bench/README.md", "bench/HISTORY.md", "bench/report/README.md", "tools/go.mod"} {
 		write(f, "v1\n")
 	}
 	git("init", "-q")
 	git("add", ".")
 	git("commit", "-q", "-m", "base")
 
-	p := readProvenance(root, false)
+	p := readProvenance(root, "go1.27.3", false)
 	if len(p.Commit) != 12 || !p.Clean() {
 		t.Errorf("fresh commit: %+v, want a 12-digit commit and clean", p)
 	}
-	// Documentation and the published report do not change what a run
-	// measures; untracked files (bench/results/) are not looked at.
+	// Documentation, the published report and the other bases do not
+	// change what a run measures; untracked files (bench/results/) are
+	// not looked at.
 	write("README.md", "v2\n")
+	write("bases/go1.23.12/patches/0001-a.patch", "v2\n")
 	write("bench/README.md", "v2\n")
 	write("bench/HISTORY.md", "v2\n")
 	write("bench/report/README.md", "v2\n")
 	write("bench/results/x/run.json", "{}\n")
-	if p := readProvenance(root, false); !p.Clean() {
-		t.Errorf("only docs and report changed: %+v, want clean", p)
+	if p := readProvenance(root, "go1.27.3", false); !p.Clean() || p.Base != "go1.27.3" {
+		t.Errorf("only docs, report and another base changed: %+v, want clean, of base go1.27.3", p)
 	}
-	write("patches/0001-a.patch", "v2\n")
+	write("bases/go1.27.3/patches/0001-a.patch", "v2\n")
 	write("bench/chan_test.go", "v2\n")
-	p = readProvenance(root, false)
+	p = readProvenance(root, "go1.27.3", false)
 	if p.Clean() || len(p.Changed) != 2 || !strings.Contains(strings.Join(p.Changed, "|"), "patches/0001-a.patch") {
 		t.Errorf("patch and benchmark edited: %+v, want both listed", p)
 	}
 
 	// The fork matters only when the run uses it.
 	git("checkout", "-q", "--", ".")
-	p = readProvenance(root, true)
-	if p.Clean() || !strings.Contains(p.Fork, "run ./make.bash") {
+	p = readProvenance(root, "go1.27.3", true)
+	if p.Clean() || !strings.Contains(p.Fork, "run ./make.bash -base go1.27.3") {
 		t.Errorf("fork used but goroot/ missing: %+v, want a problem saying to run ./make.bash", p)
 	}
 }

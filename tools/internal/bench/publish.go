@@ -11,9 +11,13 @@ import (
 	"strings"
 )
 
-// ReportDir is where Publish puts the run the repository shows, relative
-// to the repository root. Unlike bench/results/ it is committed.
+// ReportDir is where Publish puts the runs the repository shows, relative
+// to the repository root, in a folder per base of the fork
+// (BaseReportDir). Unlike bench/results/ it is committed.
 const ReportDir = "bench/report"
+
+// BaseReportDir is the folder of ReportDir for runs of the fork on base.
+func BaseReportDir(base string) string { return ReportDir + "/" + base }
 
 // reportIndex is the page Publish writes in ReportDir: the run's summary
 // without the raw output, which stays in bench/results/.
@@ -35,6 +39,7 @@ func Publish(root, from string, stdout io.Writer) error {
 	if err := publishable(rec); err != nil {
 		return fmt.Errorf("cannot publish %s: %v", from, err)
 	}
+	base := rec.ForkBase()
 	dst := filepath.Join(root, filepath.FromSlash(reportDirFor(rec)))
 	if err := os.MkdirAll(dst, 0o777); err != nil {
 		return err
@@ -70,7 +75,7 @@ func Publish(root, from string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "published run %s (commit %s, %s) to %s: %d tables, %d plots\n",
 		rec.Name, rec.Provenance.Commit, rec.Start.Format("2006-01-02"), reportDirFor(rec), len(rec.Tables), len(rec.Plots))
 	if len(rec.Pooled) > 0 && rec.Suite == "" {
-		if err := WriteResults(root); err != nil {
+		if err := WriteResults(root, base); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s from it\n", ResultsFile)
@@ -79,11 +84,12 @@ func Publish(root, from string, stdout io.Writer) error {
 }
 
 // singleRunNote heads the published page of a single run, whose verdicts
-// the next run of the same code may not repeat.
+// the next run of the same code may not repeat. The page of a run of
+// bench/ is bench/report/<base>/README.md.
 func singleRunNote(suite string) string {
 	note := "> One run. Runs of the same code disagree on results that are close, so\n> the repository's results are those of the pool in [pooled/](pooled/README.md)"
 	if suite == "" {
-		note += ",\n> condensed in [bench/RESULTS.md](../RESULTS.md)"
+		note += ",\n> which [bench/RESULTS.md](../../RESULTS.md) condenses when it names this base"
 	}
 	return note + ".\n\n"
 }
@@ -94,23 +100,25 @@ func withSingleRunNote(page, suite string) string {
 	return title + "\n\n" + singleRunNote(suite) + rest
 }
 
-// reservedReportNames are folders of ReportDir that are not machines'.
+// reservedReportNames are folders of a BaseReportDir that are not machines'.
 var reservedReportNames = []string{"plots", "pooled", "runtime"}
 
-// reportDirFor is where Publish puts rec, relative to the repository root:
-// a pooled run goes to pooled/ under its suite's folder, so that it does
-// not replace the single run the report shows.
+// reportDirFor is where Publish puts rec, relative to the repository root,
+// under the BaseReportDir of its fork's base: a pooled run goes to pooled/
+// under its suite's folder, so that it does not replace the single run the
+// report shows.
 func reportDirFor(rec Record) string {
+	base := rec.ForkBase()
 	if rec.Machine != "" {
 		if rec.Suite != "" {
-			return ReportDir + "/" + rec.Machine + "/" + rec.Suite
+			return BaseReportDir(base) + "/" + rec.Machine + "/" + rec.Suite
 		}
-		return ReportDir + "/" + rec.Machine
+		return BaseReportDir(base) + "/" + rec.Machine
 	}
 	if len(rec.Pooled) > 0 {
-		return ReportDirOf(rec.Suite) + "/pooled"
+		return ReportDirOf(base, rec.Suite) + "/pooled"
 	}
-	return ReportDirOf(rec.Suite)
+	return ReportDirOf(base, rec.Suite)
 }
 
 // reproduceText is the end of a published report's page: how to make it
@@ -148,7 +156,10 @@ func publishable(rec Record) error {
 		why = append(why, "it is incomplete ("+rec.Incomplete+")")
 	}
 	if slices.Contains(reservedReportNames, rec.Machine) || (rec.Machine != "" && !validMachineName.MatchString(rec.Machine)) {
-		why = append(why, fmt.Sprintf("its machine's name %q would be a folder of %s that is not a machine's; run run.sh again with another -name", rec.Machine, ReportDir))
+		why = append(why, fmt.Sprintf("its machine's name %q would be a folder of %s that is not a machine's; run run.sh again with another -name", rec.Machine, BaseReportDir(rec.ForkBase())))
+	}
+	if rec.ForkBase() == "" {
+		why = append(why, "it names no base of the fork (a run without the fork?)")
 	}
 	allBench, required := ".", Known
 	if rec.Suite == "runtime" {
@@ -188,7 +199,7 @@ func tableFiles(r Record) []string {
 	return out
 }
 
-// reportFiles lists what Publish wrote for r, relative to ReportDir.
+// reportFiles lists what Publish wrote for r, relative to its folder.
 func reportFiles(r Record) []string {
 	return append(append(tableFiles(r), r.Plots...), recordFile, reportIndex)
 }

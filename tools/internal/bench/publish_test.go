@@ -20,7 +20,7 @@ func finishedRun(t *testing.T, dir string, mutate func(*Record), plots ...string
 	rec := Record{
 		Name: filepath.Base(dir), Mode: "full", Benchtime: "150ms", Count: 10, CPUs: fullCPUs, Bench: ".",
 		Start: time.Date(2026, 11, 24, 7, 1, 28, 0, time.UTC), Elapsed: "12m58s", Host: "Some CPU, 2 logical CPUs",
-		Provenance: Provenance{Commit: "a3080aa12345"},
+		Provenance: Provenance{Commit: "a3080aa12345", Base: "go1.27.3"},
 		Tables:     []TableFile{{Title: "go1.24 vs upstream", File: "go1.24-vs-upstream.txt"}},
 	}
 	for _, k := range Known {
@@ -46,7 +46,7 @@ func finishedRun(t *testing.T, dir string, mutate func(*Record), plots ...string
 
 func TestPublish(t *testing.T) {
 	root := t.TempDir()
-	report := filepath.Join(root, filepath.FromSlash(ReportDir))
+	report := filepath.Join(root, filepath.FromSlash(BaseReportDir("go1.27.3")))
 	os.MkdirAll(report, 0o777)
 	// A file Publish did not write must survive it.
 	os.WriteFile(filepath.Join(report, "notes.txt"), []byte("kept"), 0o666)
@@ -82,7 +82,7 @@ func TestPublish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"run run2", "repository commit: a3080aa12345", "started 2026-11-24T07:01:28Z", "ChanContended-16", "![ChanContended](plots/ChanContended.svg)", "git checkout a3080aa12345"} {
+	for _, want := range []string{"run run2", "repository commit: a3080aa12345", "the fork's base: go1.27.3", "started 2026-11-24T07:01:28Z", "ChanContended-16", "![ChanContended](plots/ChanContended.svg)", "git checkout a3080aa12345"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("%s lacks %q", reportIndex, want)
 		}
@@ -104,6 +104,7 @@ func TestPublishRefuses(t *testing.T) {
 		{"dirty", func(r *Record) { r.Provenance.Changed = []string{" M patches/0007.patch"} }, "uncommitted changes to measured files:  M patches/0007.patch"},
 		{"stale fork", func(r *Record) { r.Provenance.Fork = "goroot/bin/go was not built from goroot/'s HEAD" }, "not built from"},
 		{"no commit", func(r *Record) { r.Provenance.Commit = "" }, "commit is unknown"},
+		{"no base", func(r *Record) { r.Provenance.Base = "" }, "names no base"},
 	} {
 		root := t.TempDir()
 		run := filepath.Join(root, "run")
@@ -147,11 +148,11 @@ func TestPublishRuntime(t *testing.T) {
 	if err := Publish(root, run, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	dst := filepath.Join(root, filepath.FromSlash(ReportDirOf("runtime")))
+	dst := filepath.Join(root, filepath.FromSlash(ReportDirOf("go1.27.3", "runtime")))
 	if rec, err := ReadRecord(dst); err != nil || rec.Suite != "runtime" {
 		t.Errorf("record in %s: %+v, %v", dst, rec, err)
 	}
-	if _, err := ReadRecord(filepath.Join(root, filepath.FromSlash(ReportDir))); err == nil {
+	if _, err := ReadRecord(filepath.Join(root, filepath.FromSlash(BaseReportDir("go1.27.3")))); err == nil {
 		t.Errorf("a -runtime run was published over the bench/ report")
 	}
 
@@ -171,18 +172,27 @@ func TestPublishRuntime(t *testing.T) {
 	}
 }
 
-// The single runs published in bench/report/ carry the note Publish puts
-// on a single run's page, so a reader does not take its verdicts for the
-// pool's.
+// The single runs published in bench/report/<base>/ carry the note
+// Publish puts on a single run's page, so a reader does not take its
+// verdicts for the pool's, and name the fork's base.
 func TestPublishedSingleRunsCarryTheNote(t *testing.T) {
 	root := filepath.Join("..", "..", "..")
-	for _, suite := range []string{"", "runtime"} {
-		page, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ReportDirOf(suite)), reportIndex))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(string(page), singleRunNote(suite)) {
-			t.Errorf("%s/%s lacks the single-run note", ReportDirOf(suite), reportIndex)
+	bases, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(ReportDir), "go1.*"))
+	if len(bases) == 0 {
+		t.Fatalf("no base's folder in %s", ReportDir)
+	}
+	for _, dir := range bases {
+		base := filepath.Base(dir)
+		for _, suite := range []string{"", "runtime"} {
+			page, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ReportDirOf(base, suite)), reportIndex))
+			if os.IsNotExist(err) {
+				continue
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(page), singleRunNote(suite)) || !strings.Contains(string(page), "- the fork's base: "+base+"\n") {
+				t.Errorf("%s/%s lacks the single-run note or the line naming the fork's base", ReportDirOf(base, suite), reportIndex)
+			}
 		}
 	}
 	if got := withSingleRunNote("# title\n\n- rest\n", ""); !strings.HasPrefix(got, "# title\n\n> One run.") || !strings.HasSuffix(got, "\n\n- rest\n") {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -108,6 +109,25 @@ func writeRecord(dir string, r Record) error {
 	}
 	return os.WriteFile(filepath.Join(dir, recordFile), append(data, '\n'), 0o666)
 }
+
+// ForkBase is the base the run's fork was on: its provenance's, or, for a
+// run recorded before runs named it, the release of the fork's version
+// ("go1.23.12-spinbit" is the fork on go1.23.12). It is "" for a run
+// without the fork.
+func (r Record) ForkBase() string {
+	if r.Provenance.Base != "" {
+		return r.Provenance.Base
+	}
+	for _, t := range r.Toolchains {
+		if base, ok := strings.CutSuffix(t.Version, forkSuffix); ok {
+			return base
+		}
+	}
+	return ""
+}
+
+// forkSuffix ends the fork's Go version: the base's release and this.
+const forkSuffix = "-spinbit"
 
 // ReadRecord reads the record of the run whose output folder is dir.
 func ReadRecord(dir string) (Record, error) {

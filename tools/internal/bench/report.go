@@ -145,6 +145,9 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 	if pv.Commit != "" {
 		fmt.Fprintf(&b, "- repository commit: %s\n", pv.Commit)
 	}
+	if base := r.ForkBase(); base != "" {
+		fmt.Fprintf(&b, "- the fork's base: %s\n", base)
+	}
 	for _, p := range pv.Problems() {
 		fmt.Fprintf(&b, "- **not reproducible from the commit alone**: %s\n", p)
 	}

@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// ResultsFile is the page that condenses the published pool: its
-// significant differences and the targets it misses. It is written by
+// ResultsFile is the page that condenses the published pool of one base:
+// its significant differences and the targets it misses. It is written by
 // WriteResults, relative to the repository root.
 const ResultsFile = "bench/RESULTS.md"
 
@@ -198,27 +198,29 @@ func rowsOf(tables []Table, unit string) []benchRow {
 	return parseRows(t)
 }
 
-// WriteResults writes ResultsFile from the pool published in
-// bench/report/pooled/.
-func WriteResults(root string) error {
-	dir := filepath.Join(root, filepath.FromSlash(ReportDir), "pooled")
+// WriteResults writes ResultsFile from the pool of the fork on base
+// published in bench/report/<base>/pooled/.
+func WriteResults(root, base string) error {
+	dir := filepath.Join(root, filepath.FromSlash(BaseReportDir(base)), "pooled")
 	p, err := readPooledReport(dir)
 	if err != nil {
 		return err
 	}
-	page, err := resultsMarkdown(p)
+	page, err := resultsMarkdown(base, p)
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(root, filepath.FromSlash(ResultsFile)), []byte(page), 0o666)
 }
 
-// resultsMarkdown renders RESULTS.md; links are relative to bench/.
-func resultsMarkdown(p pooledReport) (string, error) {
+// resultsMarkdown renders RESULTS.md for the pool of the fork on base;
+// links are relative to bench/.
+func resultsMarkdown(base string, p pooledReport) (string, error) {
 	var b strings.Builder
 	rec := p.Rec
+	rel := strings.TrimPrefix(BaseReportDir(base), "bench/")
 	b.WriteString("# Benchmark results\n\n")
-	b.WriteString("Written by `./bench.bash -results` from the published pool in\n[report/pooled/](report/pooled/README.md); do not edit.\n\n")
+	fmt.Fprintf(&b, "Written by `./bench.bash -results -base %s` from the published pool of the fork on %s in\n[%s/pooled/](%s/pooled/README.md); do not edit.\n\n", base, base, rel, rel)
 	fmt.Fprintf(&b, "- pool %s of %d runs: %s\n", rec.Name, len(rec.Pooled), pooledRuns(rec))
 	fmt.Fprintf(&b, "- host: %s\n", rec.Host)
 	fmt.Fprintf(&b, "- %d samples per median; benchtime %s; GOMAXPROCS %s\n", rec.Count, rec.Benchtime, joinInts(rec.CPUs))
@@ -275,7 +277,7 @@ func resultsMarkdown(p pooledReport) (string, error) {
 	}
 	if p.Runtime != nil {
 		b.WriteString("## The runtime's own mutex benchmarks: the fork against its experiment off\n\n")
-		fmt.Fprintf(&b, "From [report/runtime/pooled/](report/runtime/pooled/README.md), pool %s of %s; %d samples per median. The experiment off is go1.23's mutex.\n\n", p.Runtime.Name, pooledRuns(*p.Runtime), p.Runtime.Count)
+		fmt.Fprintf(&b, "From [%s/runtime/pooled/](%s/runtime/pooled/README.md), pool %s of %s; %d samples per median. The experiment off is the tristate mutex of go1.23 and earlier.\n\n", rel, rel, p.Runtime.Name, pooledRuns(*p.Runtime), p.Runtime.Count)
 		b.WriteString("| metric | benchmark | experiment off | fork | change | p |\n|---|---|---|---|---|---|\n")
 		for _, m := range runtimeMetrics {
 			for _, r := range rowsOf(p.RuntimeVsNoSpin, m.unit) {

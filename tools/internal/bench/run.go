@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"go-spinbit.dev/tools/internal/fork"
 )
 
 // Run does a whole run as the options say: it plans, builds every
@@ -25,8 +27,13 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "drew the plots of %s again from its tables\n", o.Replot)
 		return nil
 	}
+	if o.Bundle != "" || !(o.Publish != "" || o.Report != "" || len(o.Pool) > 0) {
+		if err := resolveBase(root, &o); err != nil {
+			return err
+		}
+	}
 	if o.Results {
-		if err := WriteResults(root); err != nil {
+		if err := WriteResults(root, o.Base); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", ResultsFile)
@@ -36,7 +43,7 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		return Publish(root, o.Publish, stdout)
 	}
 	if o.Bundle != "" {
-		return BuildBundles(ctx, root, o.Bundle, o.GOARCHes, stdout)
+		return BuildBundles(ctx, root, o.Base, o.Bundle, o.GOARCHes, stdout)
 	}
 	if o.Report != "" {
 		return ReportRun(ctx, root, o.Report, stdout)
@@ -45,6 +52,7 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		return Pool(ctx, root, o.Pool, o.Out, stdout)
 	}
 	s := o.suite(root)
+	fmt.Fprintf(stdout, "the fork: base %s (goroot/%s)\n", o.Base, o.Base)
 	if s.ownBenchmarks() && !o.DryRun {
 		// The plan lists the benchmarks of the fork's own runtime.
 		if err := o.makeFork(ctx, root); err != nil {
@@ -84,7 +92,7 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	prov := readProvenance(root, withFork(tcs))
+	prov := readProvenance(root, o.Base, withFork(tcs))
 	for _, p := range prov.Problems() {
 		fmt.Fprintf(stdout, "warning: this run cannot be published (./bench.bash -publish): %s\n", p)
 	}
@@ -116,4 +124,18 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		Suite: s, Options: o, Start: start, OutDir: outDir, Benchstat: benchstat,
 		Toolchains: tcs, Names: names, Results: results, Provenance: prov,
 	}, stdout)
+}
+
+// resolveBase sets o.Base to the newest base when -base is not given, and
+// checks it.
+func resolveBase(root string, o *Options) error {
+	if o.Base == "" {
+		newest, err := fork.Newest(root)
+		if err != nil {
+			return err
+		}
+		o.Base = newest
+		return nil
+	}
+	return fork.CheckBase(root, o.Base)
 }

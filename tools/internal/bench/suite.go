@@ -17,6 +17,7 @@ type suite struct {
 	OutPrefix   string // of the default output folder's name
 	Comparisons []Comparison
 	root        string
+	base        string // the fork's base
 }
 
 // runtimeBench selects the runtime's mutex benchmarks, which patch 0008
@@ -37,12 +38,12 @@ var runtimeComparisons = []Comparison{
 func (o Options) suite(root string) suite {
 	if o.Runtime {
 		return suite{Name: "runtime", Desc: "the runtime's mutex benchmarks", OutPrefix: "runtime-",
-			Comparisons: runtimeComparisons, root: root}
+			Comparisons: runtimeComparisons, root: root, base: o.Base}
 	}
 	if o.Instructions {
-		return suite{Desc: "bench/", OutPrefix: "instructions-", root: root}
+		return suite{Desc: "bench/", OutPrefix: "instructions-", root: root, base: o.Base}
 	}
-	return suite{Desc: "bench/", Comparisons: wantedComparisons, root: root}
+	return suite{Desc: "bench/", Comparisons: wantedComparisons, root: root, base: o.Base}
 }
 
 // pkgDir is the package that a toolchain with root goroot builds and runs.
@@ -79,10 +80,10 @@ func (s suite) leftOut(p *prepared, pattern string, names []string) (string, err
 // plannedBenchmarks lists the benchmarks matching pattern, from the
 // source of bench/ or of the fork's runtime.
 func (s suite) plannedBenchmarks(pattern string) ([]string, error) {
-	dir := s.pkgDir(filepath.Join(s.root, "goroot"))
+	dir := s.pkgDir(forkGoroot(s.root, s.base))
 	if s.ownBenchmarks() {
 		if _, err := os.Stat(dir); err != nil {
-			return nil, fmt.Errorf("the %s benchmarks are the fork's own, in %s, which is missing: run ./make.bash (or ./tools/patch.bash apply, to lay out the source only) first", s.Name, dir)
+			return nil, fmt.Errorf("the %s benchmarks are the fork's own, in %s, which is missing: run ./make.bash -base %s (or ./tools/patch.bash apply -base %s, to lay out the source only) first", s.Name, dir, s.base, s.base)
 		}
 	}
 	names, err := SourceBenchmarks(dir, pattern)
@@ -93,17 +94,17 @@ func (s suite) plannedBenchmarks(pattern string) ([]string, error) {
 		return names, nil
 	}
 	if s.Name == "runtime" {
-		return nil, fmt.Errorf("-bench %q matches no benchmark of the fork's runtime (%s): the RuntimeMutex benchmarks come with patch 0008; run ./make.bash", pattern, dir)
+		return nil, fmt.Errorf("-bench %q matches no benchmark of the fork's runtime (%s): the RuntimeMutex benchmarks come with the patch series; run ./make.bash -base %s", pattern, dir, s.base)
 	}
 	all, _ := SourceBenchmarks(dir, ".")
 	return nil, fmt.Errorf("-bench %q matches no benchmark in %s; there are: %s", pattern, dir, strings.Join(all, " "))
 }
 
-// ReportDirOf is where Publish puts a run of the named suite, relative to
-// the repository root.
-func ReportDirOf(suite string) string {
+// ReportDirOf is where Publish puts a run of the fork on base of the named
+// suite, relative to the repository root.
+func ReportDirOf(base, suite string) string {
 	if suite == "" {
-		return ReportDir
+		return BaseReportDir(base)
 	}
-	return ReportDir + "/" + suite
+	return BaseReportDir(base) + "/" + suite
 }

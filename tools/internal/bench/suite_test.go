@@ -51,7 +51,7 @@ func writeRuntimeTest(t *testing.T, dir string, benchmarks ...string) {
 
 func TestRuntimeSuite(t *testing.T) {
 	root := t.TempDir()
-	s := Options{Runtime: true}.suite(root)
+	s := Options{Runtime: true, Base: "go1.27.3"}.suite(root)
 	if got := s.pkgDir("/g"); got != filepath.Join("/g", "src", "runtime") {
 		t.Errorf("runtime pkgDir = %s", got)
 	}
@@ -61,10 +61,10 @@ func TestRuntimeSuite(t *testing.T) {
 	if _, err := s.plannedBenchmarks(runtimeBench); err == nil {
 		t.Errorf("a fork without runtime benchmarks was accepted")
 	}
-	fork := filepath.Join(root, "goroot", "src", "runtime")
+	fork := filepath.Join(root, "goroot", "go1.27.3", "src", "runtime")
 	writeRuntimeTest(t, fork, "BenchmarkRuntimeMutexHandoff", "BenchmarkRuntimeMutexContended", "BenchmarkChan")
-	if _, err := s.plannedBenchmarks("NoSuch"); err == nil || !strings.Contains(err.Error(), "patch 0008") {
-		t.Errorf("no match: got %v, want an error pointing at patch 0008", err)
+	if _, err := s.plannedBenchmarks("NoSuch"); err == nil || !strings.Contains(err.Error(), "./make.bash -base go1.27.3") {
+		t.Errorf("no match: got %v, want an error saying to make the base", err)
 	}
 	names, err := s.plannedBenchmarks(runtimeBench)
 	if err != nil || strings.Join(names, ",") != "BenchmarkRuntimeMutexContended,BenchmarkRuntimeMutexHandoff" {

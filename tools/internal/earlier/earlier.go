@@ -1,6 +1,6 @@
-// Package earlier lays the runtime of an earlier patch series over
-// goroot/ as the Replace entries of a go build -overlay file, so that
-// today's tests can be built against it with goroot/ left as it is, and
+// Package earlier lays the runtime of an earlier patch series over a
+// base's tree as the Replace entries of a go build -overlay file, so that
+// today's tests can be built against it with the tree left as it is, and
 // holds what such a run needs of the per-M count design.
 package earlier
 

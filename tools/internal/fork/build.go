@@ -2,6 +2,7 @@ package fork
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,7 +13,7 @@ import (
 	"go-spinbit.dev/tools/internal/toolchain"
 )
 
-// builtFile, inside goroot/.git, records what the last successful
+// builtFile, inside goroot/<Base>/.git, records what the last successful
 // src/make.bash built: the tree of the HEAD commit, so that rewording or
 // reordering commits without changing the result costs no rebuild. (The
 // stamp ends "GOEXPERIMENT=" as stamps did when a build could bake one in;
@@ -38,12 +39,12 @@ func (r Repo) buildStamp() (string, error) {
 func CheckBuildEnv(getenv func(string) string) error {
 	if exp := getenv("GOEXPERIMENT"); exp != "" {
 		return fmt.Errorf("GOEXPERIMENT=%s is set in the environment: Go's src/make.bash would make it the default of the toolchain it builds. "+
-			"Unset it to build the fork (env -u GOEXPERIMENT ./make.bash); to build a program with it, set it when you run goroot/bin/go instead", exp)
+			"Unset it to build the fork (env -u GOEXPERIMENT ./make.bash); to build a program with it, set it when you run goroot/<release>/bin/go instead", exp)
 	}
 	return nil
 }
 
-// UpToDate reports whether goroot/bin/go was built from the tree at HEAD.
+// UpToDate reports whether the base's bin/go was built from its tree at HEAD.
 func (r Repo) UpToDate() bool {
 	stamp, err := r.buildStamp()
 	if err != nil {
@@ -57,28 +58,58 @@ func (r Repo) UpToDate() bool {
 	return err == nil
 }
 
-// Make does what ./make.bash does: it refuses an environment that would
-// build something else (CheckBuildEnv), lays out and patches goroot/
-// (Prepare), and builds it (Build) unless it is up to date.
+// Make does what ./make.bash -base r.Base does: it refuses an environment
+// that would build something else (CheckBuildEnv), lays out and patches
+// goroot/<Base> (Prepare), and builds it (Build) unless it is up to date.
 func (r Repo) Make(ctx context.Context, force bool, logf func(string, ...any)) error {
+	return MakeBases(ctx, r.Root, []string{r.Base}, force, logf)
+}
+
+// MakeBases makes each of the bases named, one after another, as Make
+// does, but lays out and patches them all and checks that the Go that
+// bootstraps the builds can build each (Bootstrap) before it builds any:
+// a bootstrap Go too old for the last base fails before the first build.
+func MakeBases(ctx context.Context, root string, bases []string, force bool, logf func(string, ...any)) error {
 	if err := CheckBuildEnv(os.Getenv); err != nil {
 		return err
 	}
-	if err := r.Prepare(ctx, false, logf); err != nil {
+	var repos []Repo
+	for _, b := range bases {
+		r := Repo{Root: root, Base: b}
+		if err := r.Prepare(ctx, false, logf); err != nil {
+			return err
+		}
+		repos = append(repos, r)
+	}
+	var errs []error
+	for _, r := range repos {
+		if !force && r.UpToDate() {
+			continue
+		}
+		if _, err := r.Bootstrap(ctx); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	return r.Build(ctx, force, logf)
+	for _, r := range repos {
+		if err := r.Build(ctx, force, logf); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Build runs the tree's src/make.bash, bootstrapped with the go command on
-// PATH (see Bootstrap), unless goroot/bin/go is already built from the tree
-// at HEAD.
+// PATH (see Bootstrap), unless the base's bin/go is already built from the
+// tree at HEAD.
 func (r Repo) Build(ctx context.Context, force bool, logf func(string, ...any)) error {
 	if err := CheckBuildEnv(os.Getenv); err != nil {
 		return err
 	}
 	if !force && r.UpToDate() {
-		logf("goroot/bin/go is up to date")
+		logf("%sbin/go is up to date", r.rel(r.Goroot()))
 		return nil
 	}
 	stamp, err := r.buildStamp()
@@ -92,7 +123,7 @@ func (r Repo) Build(ctx context.Context, force bool, logf func(string, ...any)) 
 	return os.WriteFile(r.builtFile(), []byte(stamp), 0o644)
 }
 
-// makeBash runs src/make.bash of the Go tree in dir (goroot/, or a copy
+// makeBash runs src/make.bash of the Go tree in dir (goroot/<Base>, or a copy
 // of it) for the host, or cross-makes for target (bin/GOOS_GOARCH,
 // pkg/tool/GOOS_GOARCH) when it is set, adding -distpack when distpack
 // is set. Either way the tree's bin/go is rebuilt for the host.
@@ -122,7 +153,7 @@ func (r Repo) makeBash(ctx context.Context, dir string, target Platform, distpac
 	return nil
 }
 
-// Version is the fork's Go version: the first line of goroot/VERSION.
+// Version is the fork's Go version: the first line of the tree's VERSION.
 func (r Repo) Version() (string, error) {
 	data, err := os.ReadFile(filepath.Join(r.Goroot(), "VERSION"))
 	if err != nil {
@@ -132,10 +163,11 @@ func (r Repo) Version() (string, error) {
 	return strings.TrimSpace(v), nil
 }
 
-// Bootstrap returns the Go tree that builds goroot/: $GOROOT_BOOTSTRAP if
-// it is set, as for Go's own make.bash, and otherwise the root of the go
-// command on PATH. Its version must be at least the one goroot/src/make.bash
-// asks for (its bootgo line: 1.20.6 for go1.23).
+// Bootstrap returns the Go tree that builds goroot/<Base>: $GOROOT_BOOTSTRAP
+// if it is set, as for Go's own make.bash, and otherwise the root of the go
+// command on PATH. Its version must be at least the one the tree's
+// src/make.bash asks for (its bootgo line: 1.20.6 for go1.23, 1.24.6 for
+// go1.27), and any such Go is accepted.
 func (r Repo) Bootstrap(ctx context.Context) (string, error) {
 	min, err := bootgo(filepath.Join(r.Goroot(), "src", "make.bash"))
 	if err != nil {
@@ -155,9 +187,9 @@ func (r Repo) Bootstrap(ctx context.Context) (string, error) {
 	}
 	if !toolchain.AtLeast(version, min) {
 		fork, _ := r.Version()
-		return "", fmt.Errorf("%s (%s) is %s, too old to bootstrap %s: it needs Go %s or later; "+
+		return "", fmt.Errorf("%s (%s) is %s, too old to bootstrap %s (base %s): its src/make.bash needs Go %s or later; "+
 			"install a newer Go (https://go.dev/dl) and put it first on PATH, or point GOROOT_BOOTSTRAP at one",
-			from, gocmd, version, fork, min)
+			from, gocmd, version, fork, r.Base, min)
 	}
 	return root, nil
 }
@@ -179,7 +211,7 @@ func bootgo(makeBash string) (string, error) {
 }
 
 // buildEnv drops settings of the calling environment that would make
-// make.bash build something other than goroot/ as it stands.
+// make.bash build something other than the tree as it stands.
 func buildEnv(env []string) []string {
 	return toolchain.EnvWithout(env, "GOROOT", "GOFLAGS", "GOTOOLCHAIN", "GOROOT_BOOTSTRAP", "GOBIN", "GOOS", "GOARCH")
 }

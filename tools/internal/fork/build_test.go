@@ -39,8 +39,8 @@ func TestBootgo(t *testing.T) {
 func TestBootstrapTooOld(t *testing.T) {
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
-		"goroot/src/make.bash": "bootgo=1.20.6\n",
-		"goroot/VERSION":       "go1.23.12-spinbit\ntime 2025-08-01T19:18:26Z\n",
+		"goroot/go1.23.12/src/make.bash": "bootgo=1.20.6\n",
+		"goroot/go1.23.12/VERSION":       "go1.23.12-spinbit\ntime 2025-08-01T19:18:26Z\n",
 	})
 	bin := filepath.Join(root, "bin")
 	fakeGo := func(version string) {
@@ -49,11 +49,11 @@ func TestBootstrapTooOld(t *testing.T) {
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Setenv("GOROOT_BOOTSTRAP", "")
-	r := Repo{Root: root}
+	r := Repo{Root: root, Base: "go1.23.12"}
 
 	fakeGo("go1.19.13")
 	_, err := r.Bootstrap(context.Background())
-	for _, want := range []string{"go1.19.13", "Go 1.20.6 or later", "go1.23.12-spinbit", "GOROOT_BOOTSTRAP"} {
+	for _, want := range []string{"go1.19.13", "Go 1.20.6 or later", "go1.23.12-spinbit", "base go1.23.12", "GOROOT_BOOTSTRAP"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("go1.19.13 on PATH: got %v, want an error naming %q", err, want)
 		}
@@ -78,5 +78,39 @@ func TestParseUpstreamSource(t *testing.T) {
 	}
 	if _, err := ParseUpstream("UPSTREAM", []byte("version go1.23.12\n")); err == nil || !strings.Contains(err.Error(), "h1") {
 		t.Errorf("UPSTREAM without h1 lines: got %v", err)
+	}
+}
+
+// MakeBases checks the bootstrap Go against every base before it builds
+// any: a Go that the older base's src/make.bash accepts and the newer one's
+// refuses stops the run before the first build, naming the newer base.
+func TestMakeBasesChecksEveryBootstrapFirst(t *testing.T) {
+	r := newRepo(t, "go1.23.12", true)
+	addBase(t, r.Root, "go1.27.3", true)
+	for base, bootgo := range map[string]string{"go1.23.12": "1.20.6", "go1.27.3": "1.24.6"} {
+		placeTree(t, Repo{Root: r.Root, Base: base}, newTreeWith(t, map[string]string{
+			"VERSION":       base + "-spinbit\n",
+			"src/make.bash": "bootgo=" + bootgo + "\ntouch ../built\n",
+		}))
+	}
+	bin := filepath.Join(t.TempDir(), "bin")
+	writeFiles(t, bin, map[string]string{"go": "#!/bin/sh\necho /opt/go122\necho go1.22.5\n"})
+	os.Chmod(filepath.Join(bin, "go"), 0o755)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("GOROOT_BOOTSTRAP", "")
+	t.Setenv("GOEXPERIMENT", "")
+
+	old := Repo{Root: r.Root, Base: "go1.23.12"}
+	if _, err := old.Bootstrap(context.Background()); err != nil {
+		t.Errorf("go1.22.5 for go1.23.12 (bootgo 1.20.6): %v", err)
+	}
+	err := MakeBases(context.Background(), r.Root, []string{"go1.23.12", "go1.27.3"}, false, t.Logf)
+	for _, want := range []string{"go1.22.5", "base go1.27.3", "Go 1.24.6 or later"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("MakeBases with go1.22.5: got %v, want an error naming %q", err, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(old.Goroot(), "built")); err == nil {
+		t.Errorf("go1.23.12 was built before the bootstrap Go was found too old for go1.27.3")
 	}
 }

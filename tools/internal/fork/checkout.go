@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Commit returns the repository's own HEAD (not goroot/'s), abbreviated
+// Commit returns the repository's own HEAD (not a tree's of goroot/), abbreviated
 // to 12 hex digits.
 func (r Repo) Commit() (string, error) {
 	full, err := revParse(r.Root, "HEAD")
@@ -27,27 +27,28 @@ func (r Repo) Uncommitted(paths ...string) ([]string, error) {
 	return nonEmptyLines(out), nil
 }
 
-// BuildProblem says why goroot/ is not exactly the base plus patches/,
-// built: what a program built with goroot/bin/go gets is goroot/src as it
-// is, compiled by goroot/bin's compiler, whose intrinsics the patches
-// change. It returns "" when both match patches/.
+// BuildProblem says why goroot/<Base> is not exactly the release plus the
+// base's patches/, built: what a program built with its bin/go gets is its
+// src as it is, compiled by its bin's compiler, whose intrinsics the
+// patches change. It returns "" when both match patches/.
 func (r Repo) BuildProblem() string {
+	tree, patches := r.rel(r.Goroot()), r.rel(r.Patches())
 	ok, err := r.Exists()
 	switch {
 	case err != nil:
 		return err.Error()
 	case !ok:
-		return "goroot/ does not exist: run ./make.bash"
+		return tree + " does not exist: run ./make.bash -base " + r.Base
 	}
 	st, err := r.Status()
 	if err != nil {
-		return "cannot compare goroot/ with patches/: " + err.Error()
+		return "cannot compare " + tree + " with " + patches + ": " + err.Error()
 	}
 	if !st.InSync() {
-		return "goroot/ is not patches/: " + strings.ReplaceAll(st.Problem(), "\n", " ")
+		return tree + " is not " + patches + ": " + strings.ReplaceAll(st.Problem(), "\n", " ")
 	}
 	if !r.UpToDate() {
-		return "goroot/bin/go was not built from goroot/'s HEAD: run ./make.bash"
+		return tree + "bin/go was not built from its tree's HEAD: run ./make.bash -base " + r.Base
 	}
 	return ""
 }
@@ -79,13 +80,35 @@ func nonEmptyLines(out string) []string {
 // commit asked for.
 var ErrNoCommit = errors.New("commit not in this clone's history (a shallow clone?)")
 
-// SeriesAt returns patches/ as the repository's commit rev holds it. When
-// the clone does not have rev, the error wraps ErrNoCommit.
+// ErrOtherBase is the error SeriesAt wraps when the commit holds no series
+// of the base asked for.
+var ErrOtherBase = errors.New("no series of this base at that commit")
+
+// SeriesAt returns the base's patches/ as the repository's commit rev
+// holds it: bases/<Base>/patches, or, at a commit from before the
+// repository had bases, the top-level patches/ if the top-level UPSTREAM
+// there pins the base's release. When the clone does not have rev, the
+// error wraps ErrNoCommit.
 func (r Repo) SeriesAt(rev string) (Series, error) {
 	if _, err := revParse(r.Root, rev); err != nil {
 		return nil, fmt.Errorf("%s: %w", rev, ErrNoCommit)
 	}
-	out, err := git(r.Root, nil, "ls-tree", "--name-only", rev+":patches")
+	dir := BasesDir + "/" + r.Base + "/patches"
+	if _, err := git(r.Root, nil, "rev-parse", "-q", "--verify", rev+":"+dir); err != nil {
+		text, err := git(r.Root, nil, "show", rev+":UPSTREAM")
+		if err != nil {
+			return nil, fmt.Errorf("%s has no %s and no top-level UPSTREAM: it holds no series of base %s: %w", rev, dir, r.Base, ErrOtherBase)
+		}
+		u, err := ParseUpstream(rev+":UPSTREAM", []byte(text))
+		if err != nil {
+			return nil, err
+		}
+		if u.Version != r.Base {
+			return nil, fmt.Errorf("%s holds a series of %s, not of base %s: %w", rev, u.Version, r.Base, ErrOtherBase)
+		}
+		dir = "patches"
+	}
+	out, err := git(r.Root, nil, "ls-tree", "--name-only", rev+":"+dir)
 	if err != nil {
 		return nil, err
 	}
@@ -95,16 +118,16 @@ func (r Repo) SeriesAt(rev string) (Series, error) {
 			continue
 		}
 		if !patchName.MatchString(name) {
-			return nil, fmt.Errorf("%s:patches/%s is not NNNN-area-short-description.patch", rev, name)
+			return nil, fmt.Errorf("%s:%s/%s is not NNNN-area-short-description.patch", rev, dir, name)
 		}
-		text, err := git(r.Root, nil, "show", rev+":patches/"+name)
+		text, err := git(r.Root, nil, "show", rev+":"+dir+"/"+name)
 		if err != nil {
 			return nil, err
 		}
 		s[name] = []byte(text)
 	}
 	if len(s) == 0 {
-		return nil, fmt.Errorf("%s:patches holds no patches", rev)
+		return nil, fmt.Errorf("%s:%s holds no patches", rev, dir)
 	}
 	return s, nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -46,15 +47,23 @@ func TestSeriesAt(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "patches"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// A commit of the layout before bases/: UPSTREAM and patches/ at the top.
+	commitFile(t, dir, "UPSTREAM", string(FormatUpstream("go1.23.12", "linux-amd64", "h1:x=")), "pin")
 	commitFile(t, dir, "patches/0001-a-first.patch", "one\n", "first patch")
 	first, err := revParse(dir, "HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}
-	commitFile(t, dir, "patches/0001-a-first.patch", "one, changed\n", "change it")
-	commitFile(t, dir, "patches/0002-a-second.patch", "two\n", "second patch")
+	os.MkdirAll(filepath.Join(dir, "bases", "go1.23.12", "patches"), 0o755)
+	for _, args := range [][]string{{"rm", "-q", "-r", "patches", "UPSTREAM"}, {"commit", "-q", "-m", "move"}} {
+		if _, err := git(dir, nil, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	commitFile(t, dir, "bases/go1.23.12/patches/0001-a-first.patch", "one, changed\n", "change it")
+	commitFile(t, dir, "bases/go1.23.12/patches/0002-a-second.patch", "two\n", "second patch")
 
-	r := Repo{Root: dir}
+	r := Repo{Root: dir, Base: "go1.23.12"}
 	s, err := r.SeriesAt(first)
 	if err != nil {
 		t.Fatal(err)
@@ -62,10 +71,18 @@ func TestSeriesAt(t *testing.T) {
 	if got := s.Names(); !slices.Equal(got, []string{"0001-a-first.patch"}) || string(s["0001-a-first.patch"]) != "one\n" {
 		t.Errorf("SeriesAt(first) = %q (%q), want the first patch as it was", got, s["0001-a-first.patch"])
 	}
+	if s, err := r.SeriesAt("HEAD"); err != nil || len(s) != 2 || string(s["0001-a-first.patch"]) != "one, changed\n" {
+		t.Errorf("SeriesAt(HEAD) = %q, %v; want the two patches of bases/go1.23.12/patches", s.Names(), err)
+	}
+	// The old layout's series is of the release its UPSTREAM pinned only.
+	other := Repo{Root: dir, Base: "go1.27.3"}
+	if _, err := other.SeriesAt(first); !errors.Is(err, ErrOtherBase) || !strings.Contains(err.Error(), "not of base go1.27.3") {
+		t.Errorf("SeriesAt(first) for go1.27.3: %v, want an error saying it holds go1.23.12's series", err)
+	}
 	if _, err := r.SeriesAt("0123456789abcdef0123456789abcdef01234567"); !errors.Is(err, ErrNoCommit) {
 		t.Errorf("SeriesAt of a commit the clone lacks: %v, want ErrNoCommit", err)
 	}
-	commitFile(t, dir, "patches/fix.patch", "x\n", "a stray file")
+	commitFile(t, dir, "bases/go1.23.12/patches/fix.patch", "x\n", "a stray file")
 	if _, err := r.SeriesAt("HEAD"); err == nil || errors.Is(err, ErrNoCommit) {
 		t.Errorf("SeriesAt with a misnamed patch: %v, want an error other than ErrNoCommit", err)
 	}

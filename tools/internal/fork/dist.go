@@ -24,8 +24,9 @@ var DistTargets = []Platform{
 	{"windows", "amd64"},
 }
 
-// DistDir is where Distpack leaves its files (ignored by git).
-func (r Repo) DistDir() string { return filepath.Join(r.Root, "dist") }
+// DistDir is where Distpack leaves the base's files, dist/<Base> (ignored
+// by git).
+func (r Repo) DistDir() string { return filepath.Join(r.Root, "dist", r.Base) }
 
 // ProxyDir is the file-system module proxy inside DistDir, for
 // GOPROXY=file://<ProxyDir>.
@@ -35,7 +36,7 @@ func (r Repo) ProxyDir() string { return filepath.Join(r.DistDir(), "proxy") }
 // sha256sum, so that `sha256sum -c SHA256SUMS` checks the files.
 const SumsFile = "SHA256SUMS"
 
-// distStamp records, in DistDir, the goroot/ tree the files were made from,
+// distStamp records, in DistDir, the base's tree the files were made from,
 // and whether they are the host's only (see distStampText).
 const distStamp = "STAMP"
 
@@ -107,7 +108,7 @@ func distFilesOf(version string, ps []Platform) []string {
 }
 
 // DistUpToDate reports whether DistDir holds the files of every platform,
-// made from the tree that goroot/bin/go was built from.
+// made from the tree that the base's bin/go was built from.
 func (r Repo) DistUpToDate() bool { return r.distUpToDate(false) }
 
 // distUpToDate is DistUpToDate, or with hostOnly whether DistDir holds at
@@ -121,13 +122,13 @@ func (r Repo) distUpToDate(hostOnly bool) bool {
 	return err == nil && stampSatisfies(string(old), stamp, hostOnly)
 }
 
-// Distpack runs Go's cmd/distpack for the host (on goroot/ as built) and
-// for each of DistTargets (cross-made with src/make.bash -distpack in a
-// copy of goroot/'s HEAD, a full build each) and gathers
+// Distpack runs Go's cmd/distpack for the host (on goroot/<Base> as built)
+// and for each of DistTargets (cross-made with src/make.bash -distpack in a
+// copy of the tree's HEAD, a full build each) and gathers
 // the binary archives, the source archive and the toolchain module files
 // into DistDir: the archives at its top, the module files laid out as a
-// module proxy under proxy/, and SHA256SUMS over all of them. goroot/ must
-// hold exactly patches/, built (see Build). With hostOnly it makes the
+// module proxy under proxy/, and SHA256SUMS over all of them. The tree must
+// hold exactly the base's patches/, built (see Build). With hostOnly it makes the
 // host's files only, with no cross build, for local use. It does nothing if
 // DistDir already holds what is asked for, made from the same tree, unless
 // force is set.
@@ -139,11 +140,11 @@ func (r Repo) Distpack(ctx context.Context, force, hostOnly bool, logf func(stri
 		return fmt.Errorf("cannot distpack: %s", p)
 	}
 	if _, err := os.Stat(filepath.Join(r.Goroot(), "src", "_go.mod")); err == nil {
-		return fmt.Errorf("cannot distpack: goroot/ holds the toolchain module's _go.mod files, which an older ./make.bash laid out; " +
-			"the archives would hold them twice: move goroot/ away and run ./make.bash again")
+		return fmt.Errorf("cannot distpack: %s holds the toolchain module's _go.mod files, which an older ./make.bash laid out; "+
+			"the archives would hold them twice: move it away and run ./make.bash -base %s again", r.rel(r.Goroot()), r.Base)
 	}
 	if !force && r.distUpToDate(hostOnly) {
-		logf("dist/ is up to date")
+		logf("%s is up to date", r.rel(r.DistDir()))
 		return nil
 	}
 	stamp, err := r.buildStamp()
@@ -170,10 +171,10 @@ func (r Repo) Distpack(ctx context.Context, force, hostOnly bool, logf func(stri
 	if err := collect(filepath.Join(r.Goroot(), "pkg", "distpack"), tmp, version); err != nil {
 		return fmt.Errorf("distpack for %s: %v", host, err)
 	}
-	// Cross-make in a copy of goroot/'s HEAD, so that goroot/ stays
+	// Cross-make in a copy of the tree's HEAD, so that the tree stays
 	// usable meanwhile and gains no other platform's files. Its source
-	// archive must come out the same as goroot/'s.
-	work := r.Root + "/dist.work"
+	// archive must come out the same as the tree's.
+	work := r.DistDir() + ".work"
 	defer os.RemoveAll(work)
 	for _, p := range platforms[1:] {
 		if err := r.exportHead(ctx, work); err != nil {
@@ -213,11 +214,11 @@ func (r Repo) Distpack(ctx context.Context, force, hostOnly bool, logf func(stri
 	if err := os.Rename(tmp, r.DistDir()); err != nil {
 		return err
 	}
-	logf("wrote %d files and %s to dist/", len(files), SumsFile)
+	logf("wrote %d files and %s to %s", len(files), SumsFile, r.rel(r.DistDir()))
 	return nil
 }
 
-// distpackHost runs cmd/distpack on goroot/ as built for the host, which is
+// distpackHost runs cmd/distpack on the tree as built for the host, which is
 // the last step of src/make.bash -distpack, without building it all again.
 func (r Repo) distpackHost(ctx context.Context, logf func(string, ...any)) error {
 	bin, err := os.MkdirTemp("", "distpack-")
@@ -243,7 +244,7 @@ func (r Repo) distpackHost(ctx context.Context, logf func(string, ...any)) error
 	return nil
 }
 
-// exportHead makes dir a fresh copy of the tree at goroot/'s HEAD, with
+// exportHead makes dir a fresh copy of the tree at its HEAD, with
 // no git metadata and no build output.
 func (r Repo) exportHead(ctx context.Context, dir string) error {
 	if err := os.RemoveAll(dir); err != nil {
@@ -254,7 +255,7 @@ func (r Repo) exportHead(ctx context.Context, dir string) error {
 	}
 	cmd := exec.CommandContext(ctx, "sh", "-c", `git -C "$1" archive --format=tar HEAD | tar -x -C "$2"`, "sh", r.Goroot(), dir)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("copying goroot/'s HEAD to %s: %v\n%s", dir, err, out)
+		return fmt.Errorf("copying %s's HEAD to %s: %v\n%s", r.rel(r.Goroot()), dir, err, out)
 	}
 	return nil
 }

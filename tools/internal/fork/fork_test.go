@@ -41,7 +41,7 @@ func TestSeriesDiff(t *testing.T) {
 	have := Series{"0001-a.patch": []byte("a"), "0002-b.patch": []byte("b"), "0003-c.patch": []byte("c")}
 	want := Series{"0001-a.patch": []byte("a"), "0002-b.patch": []byte("B"), "0004-d.patch": []byte("d")}
 	got := strings.Join(have.Diff(want), "; ")
-	if got != "differs: 0002-b.patch; only in goroot/: 0003-c.patch; only in patches/: 0004-d.patch" {
+	if got != "differs: 0002-b.patch; only in the tree: 0003-c.patch; only in patches/: 0004-d.patch" {
 		t.Errorf("Diff = %q", got)
 	}
 	if have.Equal(want) || !have.Equal(have) {
@@ -74,21 +74,63 @@ func TestNormalizeDate(t *testing.T) {
 	}
 }
 
-// newTree makes a git tree like goroot/: a base commit tagged upstream.
+// newTree makes a git tree like goroot/<release>: a base commit tagged
+// upstream.
 func newTree(t *testing.T) string {
+	return newTreeWith(t, map[string]string{"src/a.go": "package a\n\nconst A = 1\n"})
+}
+
+// newTreeWith makes a tree as newTree does, whose base commit holds files.
+func newTreeWith(t *testing.T, files map[string]string) string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "src"), 0o755)
-	os.WriteFile(filepath.Join(dir, "src", "a.go"), []byte("package a\n\nconst A = 1\n"), 0o644)
+	writeFiles(t, dir, files)
 	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "base"}, {"tag", UpstreamTag}} {
 		if _, err := git(dir, fixedIdentity, args...); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return dir
+}
+
+// newRepo makes a repository root whose bases/ holds base, pinned by an
+// UPSTREAM file, with an empty patches/ if withPatches.
+func newRepo(t *testing.T, base string, withPatches bool) Repo {
+	t.Helper()
+	r := Repo{Root: t.TempDir(), Base: base}
+	addBase(t, r.Root, base, withPatches)
+	return r
+}
+
+// addBase adds a base to the repository at root, as newRepo does.
+func addBase(t *testing.T, root, base string, withPatches bool) {
+	t.Helper()
+	r := Repo{Root: root, Base: base}
+	if err := os.MkdirAll(r.BaseDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(r.upstreamFile(), FormatUpstream(base, "linux-amd64", "h1:x="), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if withPatches {
+		if err := os.MkdirAll(r.Patches(), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// placeTree moves a tree made by newTree to r's goroot/<Base>.
+func placeTree(t *testing.T, r Repo, tree string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(r.Goroot()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tree, r.Goroot()); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func commitFile(t *testing.T, dir, file, content, msg string) {
@@ -154,12 +196,8 @@ func TestApplyNamesFailingPatch(t *testing.T) {
 }
 
 func TestPrepareRefusesUnextractedWork(t *testing.T) {
-	root := t.TempDir()
-	r := Repo{Root: root}
-	tree := newTree(t)
-	if err := os.Rename(tree, r.Goroot()); err != nil {
-		t.Fatal(err)
-	}
+	r := newRepo(t, "go1.23.12", true)
+	placeTree(t, r, newTree(t))
 	logf := func(string, ...any) {}
 	if err := r.Prepare(nil, false, logf); err != nil {
 		t.Fatalf("in-sync tree: %v", err)
@@ -194,10 +232,8 @@ func TestPrepareRefusesUnextractedWork(t *testing.T) {
 }
 
 func TestBuildStampFollowsTheTree(t *testing.T) {
-	r := Repo{Root: t.TempDir()}
-	if err := os.Rename(newTree(t), r.Goroot()); err != nil {
-		t.Fatal(err)
-	}
+	r := newRepo(t, "go1.23.12", true)
+	placeTree(t, r, newTree(t))
 	commitFile(t, r.Goroot(), "src/a.go", "package a\n\nconst A = 2\n", "a: change A")
 	stamp, err := r.buildStamp()
 	if err != nil {
@@ -241,7 +277,7 @@ func TestBuildRefusesGOEXPERIMENT(t *testing.T) {
 	}
 	// Build refuses before it looks at goroot/, so the tree need not exist.
 	t.Setenv("GOEXPERIMENT", "nospinbitmutex")
-	r := Repo{Root: t.TempDir()}
+	r := Repo{Root: t.TempDir(), Base: "go1.23.12"}
 	if err := r.Build(context.Background(), false, t.Logf); err == nil || !strings.Contains(err.Error(), "GOEXPERIMENT") {
 		t.Errorf("Build with GOEXPERIMENT set = %v, want a refusal naming it", err)
 	}

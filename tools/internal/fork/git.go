@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Identity and date for every commit the tools make in goroot/, so that the
+// Identity and date for every commit the tools make in a tree of goroot/, so that the
 // same base and patch series always give the same commit hashes.
 const (
 	toolName  = "go-spinbit"

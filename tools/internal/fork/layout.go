@@ -9,12 +9,13 @@ import (
 	"strings"
 )
 
-// UpstreamTag names the commit in goroot/ that holds the untouched base.
+// UpstreamTag names the commit in a base's tree, goroot/<release>, that
+// holds the untouched release.
 const UpstreamTag = "upstream"
 
 // generated lists the files that cmd/dist writes into a tree while it builds.
 // The release archive ships them; Go's own repository does not track them, and
-// neither does goroot/, so that building never dirties the tree.
+// neither does a tree of goroot/, so that building never dirties it.
 var generated = []string{
 	"/bin/",
 	"/pkg/",

@@ -97,7 +97,7 @@ func (s Series) Diff(want Series) []string {
 	var lines []string
 	for _, n := range s.Names() {
 		if b, ok := want[n]; !ok {
-			lines = append(lines, "only in goroot/: "+n)
+			lines = append(lines, "only in the tree: "+n)
 		} else if !bytes.Equal(b, s[n]) {
 			lines = append(lines, "differs: "+n)
 		}
@@ -153,11 +153,11 @@ type ApplyError struct {
 }
 
 func (e *ApplyError) Error() string {
-	where := "goroot/"
+	where := "the tree"
 	if len(e.Files) > 0 {
 		where = strings.Join(e.Files, ", ")
 	}
-	return fmt.Sprintf("patch %s does not apply to %s: fix or regenerate it (see README: working on a patch)\n%s", e.Patch, where, e.Detail)
+	return fmt.Sprintf("patch %s does not apply to %s: fix or regenerate it (see CONTRIBUTING.md: working on a patch)\n%s", e.Patch, where, e.Detail)
 }
 
 var failedFile = regexp.MustCompile(`(?m)^error: (?:patch failed: ([^:\n]+):\d+|([^:\n]+): (?:does not exist in index|already exists in index|No such file or directory|patch does not apply))`)

@@ -10,67 +10,89 @@ import (
 	"go-spinbit.dev/tools/internal/toolchain"
 )
 
-// A Repo is a checkout of this repository: UPSTREAM, patches/, and the
-// ignored goroot/ that the tools lay out and patch.
+// A Repo is a checkout of this repository seen through one of its bases:
+// bases/<Base>/UPSTREAM and bases/<Base>/patches/, and the ignored
+// goroot/<Base>/ that the tools lay out and patch. The methods that take
+// no base (Commit, Uncommitted, ChangedBetween) work with Base unset.
 type Repo struct {
 	Root string
+	Base string // a release with a folder in bases/, such as go1.23.12
 }
 
-func (r Repo) Goroot() string  { return filepath.Join(r.Root, "goroot") }
-func (r Repo) Patches() string { return filepath.Join(r.Root, "patches") }
+// BaseDir is bases/<Base>.
+func (r Repo) BaseDir() string { return filepath.Join(r.Root, BasesDir, r.Base) }
 
-// appliedFile, inside goroot/.git, records the HEAD that the last apply left,
-// so a later run can tell "patches/ changed" from "goroot/ has new work".
+// Goroot is the base's tree, goroot/<Base>.
+func (r Repo) Goroot() string { return filepath.Join(r.Root, "goroot", r.Base) }
+
+// Patches is the base's series, bases/<Base>/patches.
+func (r Repo) Patches() string { return filepath.Join(r.BaseDir(), "patches") }
+
+func (r Repo) upstreamFile() string { return filepath.Join(r.BaseDir(), "UPSTREAM") }
+
+// rel is path relative to the repository root, for messages.
+func (r Repo) rel(path string) string {
+	if rel, err := filepath.Rel(r.Root, path); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel) + "/"
+	}
+	return path
+}
+
+// appliedFile, inside goroot/<Base>/.git, records the HEAD that the last
+// apply left, so a later run can tell "patches/ changed" from "the tree has
+// new work".
 func (r Repo) appliedFile() string { return filepath.Join(r.Goroot(), ".git", "spinbit-applied") }
 
-// Status compares goroot/ with patches/.
+// Status compares a base's tree with its patches/.
 type Status struct {
-	Dirty     []string // uncommitted changes in goroot/ (git status lines)
+	Base      string   // the base's release
+	Dirty     []string // uncommitted changes in the tree (git status lines)
 	Diff      []string // how the commits after upstream differ from patches/
 	Untouched bool     // HEAD is where the last apply left it
 }
 
-// InSync reports whether goroot/ holds exactly patches/ and nothing else.
+// InSync reports whether the tree holds exactly patches/ and nothing else.
 func (s *Status) InSync() bool { return len(s.Dirty) == 0 && len(s.Diff) == 0 }
 
 // Problem explains an out-of-sync status and what to do about it.
 func (s *Status) Problem() string {
 	var b strings.Builder
+	tree, patches, flag := "goroot/"+s.Base+"/", BasesDir+"/"+s.Base+"/patches/", " -base "+s.Base
 	if len(s.Dirty) > 0 {
-		fmt.Fprintf(&b, "goroot/ has uncommitted changes:\n")
+		fmt.Fprintf(&b, "%s has uncommitted changes:\n", tree)
 		for _, l := range s.Dirty {
 			fmt.Fprintf(&b, "\t%s\n", l)
 		}
-		fmt.Fprintf(&b, "commit them in goroot/ (one commit per patch) and run tools/patch.bash extract, or discard them with tools/patch.bash apply -discard\n")
+		fmt.Fprintf(&b, "commit them in %s (one commit per patch) and run tools/patch.bash extract%s, or discard them with tools/patch.bash apply%s -discard\n", tree, flag, flag)
 	}
 	if len(s.Diff) > 0 {
-		fmt.Fprintf(&b, "the commits in goroot/ after tag upstream and patches/ differ:\n")
+		fmt.Fprintf(&b, "the commits in %s after tag upstream and %s differ:\n", tree, patches)
 		for _, l := range s.Diff {
 			fmt.Fprintf(&b, "\t%s\n", l)
 		}
 		if s.Untouched {
-			fmt.Fprintf(&b, "patches/ changed since goroot/ was patched: run ./make.bash or tools/patch.bash apply\n")
+			fmt.Fprintf(&b, "%s changed since %s was patched: run ./make.bash%s or tools/patch.bash apply%s\n", patches, tree, flag, flag)
 		} else {
-			fmt.Fprintf(&b, "to keep goroot/'s commits run tools/patch.bash extract; to replace them with patches/ run tools/patch.bash apply -discard\n")
+			fmt.Fprintf(&b, "to keep %s's commits run tools/patch.bash extract%s; to replace them with %s run tools/patch.bash apply%s -discard\n", tree, flag, patches, flag)
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// Exists reports whether goroot/ has been laid out.
+// Exists reports whether the base's tree has been laid out.
 func (r Repo) Exists() (bool, error) {
 	if _, err := os.Stat(r.Goroot()); os.IsNotExist(err) {
 		return false, nil
 	}
 	if _, err := revParse(r.Goroot(), UpstreamTag); err != nil {
-		return false, fmt.Errorf("goroot/ exists but is not a tree laid out by ./make.bash (no git tag %q): move it away and run ./make.bash again", UpstreamTag)
+		return false, fmt.Errorf("%s exists but is not a tree laid out by ./make.bash (no git tag %q): move it away and run ./make.bash -base %s again", r.rel(r.Goroot()), UpstreamTag, r.Base)
 	}
 	return true, nil
 }
 
-// Status reports how goroot/ stands against patches/.
+// Status reports how the base's tree stands against its patches/.
 func (r Repo) Status() (*Status, error) {
-	st := &Status{}
+	st := &Status{Base: r.Base}
 	out, err := git(r.Goroot(), nil, "status", "--porcelain", "--untracked-files=all")
 	if err != nil {
 		return nil, err
@@ -98,18 +120,22 @@ func (r Repo) Status() (*Status, error) {
 	return st, nil
 }
 
-// Prepare makes goroot/ hold the upstream base plus patches/: it lays the
-// tree out if it is missing and re-applies the series when patches/ changed.
-// It never discards work: if goroot/ has edits or commits that patches/
+// Prepare makes goroot/<Base> hold the upstream release plus the base's
+// patches/: it lays the tree out if it is missing and re-applies the series
+// when patches/ changed. A base without patches/ is an error. It never
+// discards work: if the tree has edits or commits that patches/
 // lacks, it returns an error that says how to extract or discard them,
 // unless discard is set.
 func (r Repo) Prepare(ctx context.Context, discard bool, logf func(string, ...any)) error {
+	if err := CheckBase(r.Root, r.Base); err != nil {
+		return err
+	}
 	exists, err := r.Exists()
 	if err != nil {
 		return err
 	}
 	if !exists {
-		u, err := ReadUpstream(r.Root)
+		u, err := r.ReadUpstream()
 		if err != nil {
 			return err
 		}
@@ -118,7 +144,10 @@ func (r Repo) Prepare(ctx context.Context, discard bool, logf func(string, ...an
 		if err != nil {
 			return err
 		}
-		logf("laying out %s as goroot/ (tag %s)", base, UpstreamTag)
+		logf("laying out %s as %s (tag %s)", base, r.rel(r.Goroot()), UpstreamTag)
+		if err := os.MkdirAll(filepath.Dir(r.Goroot()), 0o755); err != nil {
+			return err
+		}
 		if err := Layout(base, r.Goroot()); err != nil {
 			return err
 		}
@@ -132,16 +161,16 @@ func (r Repo) Prepare(ctx context.Context, discard bool, logf func(string, ...an
 	case st.InSync():
 		return nil
 	case discard:
-		logf("discarding goroot/ work that patches/ lacks")
+		logf("discarding %s work that %s lacks", r.rel(r.Goroot()), r.rel(r.Patches()))
 	case len(st.Dirty) == 0 && st.Untouched:
-		logf("patches/ changed: re-applying")
+		logf("%s changed: re-applying", r.rel(r.Patches()))
 	default:
-		return fmt.Errorf("refusing to touch goroot/: %s", st.Problem())
+		return fmt.Errorf("refusing to touch %s: %s", r.rel(r.Goroot()), st.Problem())
 	}
 	return r.reapply(logf)
 }
 
-// reapply resets goroot/ to the upstream tag and applies patches/.
+// reapply resets the tree to the upstream tag and applies patches/.
 func (r Repo) reapply(logf func(string, ...any)) error {
 	s, err := ReadSeries(r.Patches())
 	if err != nil {
@@ -156,7 +185,7 @@ func (r Repo) reapply(logf func(string, ...any)) error {
 			return err
 		}
 	}
-	logf("applying %d patches", len(s))
+	logf("applying %d patches to %s", len(s), r.rel(r.Goroot()))
 	if err := Apply(r.Goroot(), s); err != nil {
 		return err
 	}
@@ -167,7 +196,7 @@ func (r Repo) reapply(logf func(string, ...any)) error {
 	return os.WriteFile(r.appliedFile(), []byte(head+"\n"), 0o644)
 }
 
-// ExtractTo rewrites patches/ from goroot/'s commits. Uncommitted edits are
+// ExtractTo rewrites the base's patches/ from its tree's commits. Uncommitted edits are
 // an error: they would be left out silently.
 func (r Repo) ExtractTo() (Series, error) {
 	st, err := r.Status()
@@ -175,7 +204,7 @@ func (r Repo) ExtractTo() (Series, error) {
 		return nil, err
 	}
 	if len(st.Dirty) > 0 {
-		return nil, fmt.Errorf("goroot/ has uncommitted changes; commit them first:\n\t%s", strings.Join(st.Dirty, "\n\t"))
+		return nil, fmt.Errorf("%s has uncommitted changes; commit them first:\n\t%s", r.rel(r.Goroot()), strings.Join(st.Dirty, "\n\t"))
 	}
 	s, err := Extract(r.Goroot())
 	if err != nil {

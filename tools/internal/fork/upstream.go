@@ -12,7 +12,7 @@ import (
 	"go-spinbit.dev/tools/internal/toolchain"
 )
 
-// Upstream is the pinned base recorded in the repository's UPSTREAM file.
+// Upstream is the pinned release recorded in a base's UPSTREAM file.
 type Upstream struct {
 	Version string            // a Go release, such as "go1.23.12"
 	Sums    map[string]string // GOOS-GOARCH -> h1: checksum of the toolchain module
@@ -54,14 +54,35 @@ func ParseUpstream(name string, data []byte) (*Upstream, error) {
 	return u, nil
 }
 
-// ReadUpstream reads the UPSTREAM file at the repository root.
-func ReadUpstream(repo string) (*Upstream, error) {
-	name := repo + "/UPSTREAM"
-	data, err := os.ReadFile(name)
+// ReadUpstream reads the base's UPSTREAM file, bases/<Base>/UPSTREAM.
+func (r Repo) ReadUpstream() (*Upstream, error) {
+	if r.Base == "" {
+		return nil, fmt.Errorf("no base given: name one of the folders of %s/", BasesDir)
+	}
+	data, err := os.ReadFile(r.upstreamFile())
+	if os.IsNotExist(err) {
+		return nil, fmt.Errorf("%s/%s has no UPSTREAM file: every base's folder pins its release there (tools/patch.bash port writes one)", BasesDir, r.Base)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return ParseUpstream("UPSTREAM", data)
+	return ParseUpstream(BasesDir+"/"+r.Base+"/UPSTREAM", data)
+}
+
+// FormatUpstream is the text of an UPSTREAM file that pins version by the
+// h1: checksum sum of its toolchain module for platform (GOOS-GOARCH).
+func FormatUpstream(version, platform, sum string) []byte {
+	return []byte(`# The upstream Go release that this base's patches/ applies to.
+version ` + version + `
+
+# The h1: checksum the Go checksum database records for that release's
+# golang.org/toolchain module, one line per platform (GOOS-GOARCH). Every
+# platform's module holds the same src/, so ./make.bash takes the source,
+# on any host, from the module of the first line: it downloads it with
+# go mod download (which checks it against the checksum database) and then
+# insists on this value.
+h1 ` + platform + ` ` + sum + `
+`)
 }
 
 // Fetch downloads the toolchain module that UPSTREAM's first h1 line pins
@@ -83,17 +104,20 @@ func (u *Upstream) Fetch(ctx context.Context) (string, error) {
 	return m.Dir, nil
 }
 
+// file names the UPSTREAM file of u's base, for messages.
+func (u *Upstream) file() string { return BasesDir + "/" + u.Version + "/UPSTREAM" }
+
 // Verify checks the checksum got of the toolchain module for platform.
 func (u *Upstream) Verify(platform, got string) error {
 	want, ok := u.Sums[platform]
 	if !ok {
-		return fmt.Errorf("UPSTREAM pins no checksum for %s %s; the checksum database gave %s: "+
-			"if you trust it, add the line \"h1 %s %s\" to UPSTREAM", u.Version, platform, got, platform, got)
+		return fmt.Errorf("%s pins no checksum for %s %s; the checksum database gave %s: "+
+			"if you trust it, add the line \"h1 %s %s\" to it", u.file(), u.Version, platform, got, platform, got)
 	}
 	if got != want {
-		return fmt.Errorf("downloaded %s for %s has checksum %s, but UPSTREAM pins %s: "+
+		return fmt.Errorf("downloaded %s for %s has checksum %s, but %s pins %s: "+
 			"the module cache or proxy served a different tree; clear it with 'go clean -modcache' and retry",
-			u.Version, platform, got, want)
+			u.Version, platform, got, u.file(), want)
 	}
 	return nil
 }

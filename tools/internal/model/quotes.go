@@ -155,7 +155,7 @@ func checkQuoteFiles(model string, goFiles []string) error {
 	for _, f := range goFiles {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			return fmt.Errorf("reading the Go code the model quotes: %v (run ./make.bash first to lay out goroot/)", err)
+			return fmt.Errorf("reading the Go code the model quotes: %v (run ./make.bash first to lay out goroot/<release>)", err)
 		}
 		srcs[f] = b
 	}

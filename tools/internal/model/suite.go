@@ -23,19 +23,50 @@ type Options struct {
 	Out, Err io.Writer
 }
 
-// DefaultOptions returns the options for the repository at root.
-func DefaultOptions(root string) Options {
-	rt := filepath.Join(root, "goroot", "src", "runtime")
+// DefaultOptions returns the options for the repository at root and the
+// Go tree goroot (one base's goroot/<release>): the model quotes
+// lock_spinbit.go, lock_claim.go and the file of the futex semasleep and
+// semawakeup (SemasleepFile), which a series may add or upstream may hold.
+func DefaultOptions(root, goroot string) (Options, error) {
+	rt := filepath.Join(goroot, "src", "runtime")
+	sema, err := SemasleepFile(rt)
+	if err != nil {
+		return Options{}, err
+	}
 	return Options{
 		Model: filepath.Join(root, "model", "spinbit.pml"),
 		GoFiles: []string{
 			filepath.Join(rt, "lock_spinbit.go"),
 			filepath.Join(rt, "lock_claim.go"),
-			filepath.Join(rt, "lock_futexsema.go"),
+			sema,
 		},
 		Out: os.Stdout,
 		Err: os.Stderr,
+	}, nil
+}
+
+// SemasleepFile returns the one lock_futex*.go file of the runtime source
+// in dir that declares semasleep: the futex-based sleep and wakeup that
+// the spinbit mutex uses on linux.
+func SemasleepFile(dir string) (string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "lock_futex*.go"))
+	if err != nil {
+		return "", err
 	}
+	var found []string
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return "", err
+		}
+		if strings.Contains(string(src), "\nfunc semasleep(") {
+			found = append(found, f)
+		}
+	}
+	if len(found) != 1 {
+		return "", fmt.Errorf("%s: %d lock_futex*.go files declare semasleep (%s), want 1 (run ./make.bash first to lay out the tree)", dir, len(found), strings.Join(baseNames(found), ", "))
+	}
+	return found[0], nil
 }
 
 // RunSuite checks that the model still quotes the Go code correctly, then

@@ -37,11 +37,11 @@ func AtLeast(v, min string) bool {
 	if strings.HasPrefix(v, "devel") {
 		return true
 	}
-	have, ok := parseVersion(strings.TrimPrefix(v, "go"))
+	have, ok := ParseRelease(strings.TrimPrefix(v, "go"))
 	if !ok {
 		return false
 	}
-	want, ok := parseVersion(min)
+	want, ok := ParseRelease(min)
 	if !ok {
 		panic("toolchain.AtLeast: bad minimum version " + min)
 	}
@@ -53,18 +53,24 @@ func AtLeast(v, min string) bool {
 	return true
 }
 
-// parseVersion parses "1.N", "1.N.M" and "1.NrcK"/"1.NbetaK" (with any
-// suffix after '-' or ' ' ignored) into major, minor and patch, where a
-// pre-release sorts before patch 0.
-func parseVersion(v string) ([3]int, bool) {
-	var out [3]int
+// ParseRelease parses a Go version without its "go" prefix: "1.N", "1.N.M"
+// and "1.NrcK"/"1.NbetaK", with any suffix after '-' or ' ' ignored, into
+// major, minor, patch and pre-release, ordered as the versions are: a
+// pre-release has patch -1 and sorts by its kind (beta, then rc) and
+// number; a release has pre-release 0.
+func ParseRelease(v string) ([4]int, bool) {
+	var out [4]int
 	if i := strings.IndexAny(v, "- "); i >= 0 {
 		v = v[:i]
 	}
-	for _, pre := range []string{"rc", "beta"} {
+	for kind, pre := range []string{"beta", "rc"} {
 		if i := strings.Index(v, pre); i > 0 {
+			n, err := strconv.Atoi(v[i+len(pre):])
+			if err != nil || n < 1 {
+				return out, false
+			}
 			v = v[:i]
-			out[2] = -1
+			out[2], out[3] = -1, (kind+1)*1000+n
 			break
 		}
 	}
