@@ -218,7 +218,7 @@ func (r *PortReport) Print(w io.Writer) {
 	fmt.Fprintf(w, "\nnext:\n")
 	if len(r.Failed) > 0 {
 		fmt.Fprintf(w, "\t# for each patch that did not apply, in order: port it by hand as a commit in goroot/%s\n", r.To)
-		fmt.Fprintf(w, "\t# (git -C goroot/%s am -3 bases/%s/patches/NAME stops at its conflicts), and move it to its\n", r.To, r.From)
+		fmt.Fprintf(w, "\t# (git -C goroot/%s am -3 ../../bases/%s/patches/NAME stops at its conflicts), and move it to its\n", r.To, r.From)
 		fmt.Fprintf(w, "\t# place in the series with git -C goroot/%s rebase -i %s; then\n", r.To, UpstreamTag)
 		fmt.Fprintf(w, "\ttools/patch.bash extract -base %s\n", r.To)
 	}
