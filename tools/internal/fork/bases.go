@@ -96,7 +96,7 @@ func CheckBase(root, release string) error {
 	for _, b := range all {
 		if b.Release == release {
 			if !b.HasPatches {
-				return fmt.Errorf("base %s has no patches/ yet (%s): add its series there, or choose another base", release, Repo{Root: root, Base: release}.Patches())
+				return fmt.Errorf("base %s has no patches/ yet (%s/%s/patches/): add its series there, or choose another base", release, BasesDir, release)
 			}
 			return nil
 		}
