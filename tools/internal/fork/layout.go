@@ -24,7 +24,8 @@ var generated = []string{
 	"/src/cmd/go/internal/cfg/zdefaultcc.go",
 	"/src/go/build/zcgo.go",
 	"/src/internal/buildcfg/zbootstrap.go",
-	"/src/runtime/internal/sys/zversion.go",
+	"/src/internal/runtime/sys/zversion.go", // go1.24 and later
+	"/src/runtime/internal/sys/zversion.go", // before go1.24
 	"/src/time/tzdata/zzipdata.go",
 }
 
