@@ -11,8 +11,23 @@ import (
 // model's quotes of the Go code, the model itself and the mutants the
 // checker must reject (model/README.md). Spin needs only the source the
 // model quotes, so the step runs without a built fork.
+//
+// The model is one for every base, and Spin's runs take minutes, so they
+// run on the newest base by default (on the others with -long); every
+// base checks the quotes, which takes no time.
 var modelSteps = []step{
-	{name: "model/spin", core: true, tree: true, run: modelSpin},
+	{name: "model/quotes", core: true, tree: true, run: modelQuotes},
+	{name: "model/spin", tree: true, run: modelSpin},
+}
+
+// modelQuotes checks the model's quotes of the Go code against the base's
+// tree.
+func modelQuotes(ctx context.Context, r fork.Repo) error {
+	opts, err := model.DefaultOptions(r.Root, r.Goroot())
+	if err != nil {
+		return err
+	}
+	return model.CheckQuotesOf(opts)
 }
 
 // modelSpin checks the model against the base's tree: its quotes of the Go

@@ -21,6 +21,19 @@ import (
 // model to look at again. Every atomic step carries such a comment, or one
 // tagged "mutant" (a step only a mutant has) or "model" (a step of the
 // checking machinery).
+//
+// The model quotes go1.23's names; on go1.24 and later the same statements
+// name an M's link on a wait stack m.mWaitList.next (m.nextwaitm before)
+// and the number of CPUs numCPUStartup (ncpu before). CheckQuotes reads
+// the Go code with those renamings undone (releaseNames), so that one
+// model quotes the series of every base.
+
+// releaseNames maps a later release's names of what the model quotes to
+// the names the model uses.
+var releaseNames = strings.NewReplacer(
+	".mWaitList.next", ".nextwaitm",
+	"numCPUStartup", "ncpu",
+)
 
 var (
 	comment   = regexp.MustCompile(`(?s)/\*(.*?)\*/`)
@@ -119,6 +132,7 @@ func CheckQuotes(model string, goFiles map[string][]byte) error {
 	}
 	bodies := map[string]string{}
 	for name, src := range goFiles {
+		src = []byte(releaseNames.Replace(string(src)))
 		if err := funcBodies(name, src, bodies); err != nil {
 			return fmt.Errorf("parsing %s: %v", name, err)
 		}

@@ -69,6 +69,12 @@ func SemasleepFile(dir string) (string, error) {
 	return found[0], nil
 }
 
+// CheckQuotesOf checks that the model still quotes the Go code of
+// opts.GoFiles correctly, without running Spin.
+func CheckQuotesOf(opts Options) error {
+	return checkQuoteFiles(opts.Model, opts.GoFiles)
+}
+
 // RunSuite checks that the model still quotes the Go code correctly, then
 // runs every check of Suite, several at once, and reports each in the
 // suite's order. It returns an error naming the checks whose outcome
