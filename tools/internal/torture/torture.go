@@ -109,11 +109,19 @@ func (b Break) RuntimeFile() string {
 // an error if an edit's Old text does not occur in src exactly once: the
 // file has changed and the break must be brought up to date, or it would
 // test nothing.
+//
+// In New, $link stands for an M's link to the M below it on a wait stack,
+// as the file names it: m.mWaitList.next on go1.24 and later, m.nextwaitm
+// before.
 func (b Break) Apply(src string) (string, error) {
+	link := "nextwaitm"
+	if strings.Contains(src, ".mWaitList.next") {
+		link = "mWaitList.next"
+	}
 	for i, e := range b.Edits {
 		switch n := strings.Count(src, e.Old); n {
 		case 1:
-			src = strings.Replace(src, e.Old, e.New, 1)
+			src = strings.Replace(src, e.Old, strings.ReplaceAll(e.New, "$link", link), 1)
 		default:
 			return "", fmt.Errorf("break %s, edit %d: the text to replace occurs %d times in %s, want once; update tools/internal/torture to match it:\n%s", b.Name, i+1, n, b.RuntimeFile(), e.Old)
 		}
@@ -136,7 +144,7 @@ var Breaks = []Break{
 				// The push builds its word without mutexPushed,
 				// which would link the M first, and links it after the CAS.
 				Old: "\tpushed = atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))\n\tif pushed {\n",
-				New: "\tnext := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping\n\tif giveUpSpin {\n\t\tnext &^= mutexSpinning\n\t}\n\tpushed = atomic.Casuintptr(&l.key, v, next)\n\tif pushed {\n\t\tmutexTortureDelay()\n\t\tmp.nextwaitm.set(mutexMFromKey(v))\n",
+				New: "\tnext := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping\n\tif giveUpSpin {\n\t\tnext &^= mutexSpinning\n\t}\n\tpushed = atomic.Casuintptr(&l.key, v, next)\n\tif pushed {\n\t\tmutexTortureDelay()\n\t\tmp.$link.set(mutexMFromKey(v))\n",
 			},
 		},
 		// Ms left off the stack wait for ever for a wakeup once their

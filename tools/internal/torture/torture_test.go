@@ -66,6 +66,24 @@ func TestBreakApply(t *testing.T) {
 	}
 }
 
+// $link in a break's new text becomes the wait-stack link as the file
+// names it.
+func TestBreakApplyLink(t *testing.T) {
+	b := Break{Name: "x", Edits: []Edit{{Old: "push()\n", New: "push()\nmp.$link.set(v)\n"}}}
+	for src, want := range map[string]string{
+		"push()\np = p.mWaitList.next.ptr()\n": "push()\nmp.mWaitList.next.set(v)\np = p.mWaitList.next.ptr()\n",
+		"push()\np = p.nextwaitm.ptr()\n":      "push()\nmp.nextwaitm.set(v)\np = p.nextwaitm.ptr()\n",
+	} {
+		got, err := b.Apply(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("Apply(%q) = %q, want %q", src, got, want)
+		}
+	}
+}
+
 // Each break changes something, and its pattern recognises the failures
 // it is meant to cause.
 func TestBreaksWellFormed(t *testing.T) {
@@ -84,40 +102,58 @@ func TestBreaksWellFormed(t *testing.T) {
 	}
 }
 
-// The breaks still apply to the files of this checkout's goroot/, when
-// there is one (after ./make.bash).
+// The breaks still apply to the files of every base's tree laid out in
+// this checkout's goroot/ (after ./make.bash).
 func TestBreaksApplyToGoroot(t *testing.T) {
-	for _, b := range Breaks {
-		if _, err := b.Apply(readGorootRuntime(t, b.RuntimeFile())); err != nil {
-			t.Error(err)
+	for _, rt := range gorootRuntimes(t) {
+		for _, b := range Breaks {
+			if _, err := b.Apply(readRuntimeFile(t, rt, b.RuntimeFile())); err != nil {
+				t.Errorf("%s: %v", rt, err)
+			}
 		}
 	}
 }
 
 // The pattern of the breaks of the bound matches the message that the
-// torture test in this checkout's goroot/ prints for bypasses, with a
-// count in place of its %d.
+// torture test of every base's tree prints for bypasses, with a count in
+// place of its %d.
 func TestBypassedMatchesGoroot(t *testing.T) {
-	src := readGorootRuntime(t, "lock_torture_test.go")
+	for _, rt := range gorootRuntimes(t) {
+		checkBypassedMessage(t, rt, readRuntimeFile(t, rt, "lock_torture_test.go"))
+	}
+}
+
+func checkBypassedMessage(t *testing.T, rt, src string) {
+	t.Helper()
 	for _, line := range strings.Split(src, "\n") {
 		if strings.Contains(line, "entries into the busy mutex") {
 			if msg := strings.Replace(line, "%d", "12", 1); !bypassed.MatchString(msg) {
-				t.Errorf("the pattern %s does not match the torture test's message:\n%s", bypassed, msg)
+				t.Errorf("%s: the pattern %s does not match the torture test's message:\n%s", rt, bypassed, msg)
 			}
 			return
 		}
 	}
-	t.Error("lock_torture_test.go has no message about entries into the busy mutex: update bypassed and this test")
+	t.Errorf("%s: lock_torture_test.go no longer prints entries into the busy mutex: update bypassed and this test", rt)
 }
 
-// readGorootRuntime returns the file name of src/runtime in this
-// checkout's goroot/, and skips the test when there is no goroot/.
-func readGorootRuntime(t *testing.T, name string) string {
+// gorootRuntimes returns the src/runtime folders of the bases' trees laid
+// out in this checkout's goroot/, and skips the test when there is none.
+func gorootRuntimes(t *testing.T) []string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "..", "..", "goroot", "src", "runtime", name))
-	if os.IsNotExist(err) {
-		t.Skip("no goroot/ here: run ./make.bash")
+	dirs, err := filepath.Glob(filepath.Join("..", "..", "..", "goroot", "go1.*", "src", "runtime"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	if len(dirs) == 0 {
+		t.Skip("no base's tree in goroot/ here: run ./make.bash")
+	}
+	return dirs
+}
+
+// readRuntimeFile returns the file name of the runtime folder rt.
+func readRuntimeFile(t *testing.T, rt, name string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(rt, name))
 	if err != nil {
 		t.Fatal(err)
 	}
