@@ -7,7 +7,7 @@
 refuse_goexperiment() { # $1: the script's name, for the message
 	if [ -n "${GOEXPERIMENT:-}" ]; then
 		echo "$1: GOEXPERIMENT=$GOEXPERIMENT is set in the environment: building the fork with it would make it the toolchain's default." >&2
-		echo "$1: unset it (env -u GOEXPERIMENT ./$1 ...); to build a program with it, set it when you run goroot/bin/go instead" >&2
+		echo "$1: unset it (env -u GOEXPERIMENT ./$1 ...); to build a program with it, set it when you run goroot/<release>/bin/go instead" >&2
 		exit 1
 	fi
 }
