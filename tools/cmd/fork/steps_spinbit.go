@@ -102,7 +102,8 @@ func buildOtherOSes(pkg string) func(context.Context, fork.Repo) error {
 
 // versionNames checks that the fork names itself, <release>-spinbit, and
 // the experiment when it is turned off, as Go does: in go version, in
-// runtime.Version, and in what go version says of a binary.
+// runtime.Version, in what go version says of a binary, and in the build
+// settings go version -m lists.
 func versionNames(ctx context.Context, r fork.Repo) error {
 	out, err := output(ctx, r.Root, nil, r.GoCommand(), "version")
 	if err != nil {
@@ -145,6 +146,18 @@ func versionNames(ctx context.Context, r fork.Repo) error {
 			return fmt.Errorf("GOEXPERIMENT=%q: go version BINARY = %q, want %q", c.exp, got, want)
 		}
 		fmt.Printf("GOEXPERIMENT=%q: %s\n", c.exp, got)
+		if c.exp == "" {
+			continue
+		}
+		// go version -m lists the build settings, the experiment among
+		// them.
+		got, err = output(ctx, dir, nil, r.GoCommand(), "version", "-m", bin)
+		if err != nil {
+			return err
+		}
+		if want := "\tbuild\tGOEXPERIMENT=" + c.exp + "\n"; !strings.Contains(got+"\n", want) {
+			return fmt.Errorf("GOEXPERIMENT=%q: go version -m BINARY lists no build setting %q:\n%s", c.exp, strings.TrimSpace(want), got)
+		}
 	}
 	return nil
 }
