@@ -52,9 +52,23 @@ func BenchmarkNotInTest(b *int) {}
 	if _, err := SourceBenchmarks(t.TempDir(), "."); err == nil || !strings.Contains(err.Error(), "no _test.go files") {
 		t.Errorf("empty dir: error = %v, want one saying there are no _test.go files", err)
 	}
-	write("d_test.go", "package x\nfunc (")
-	if _, err := SourceBenchmarks(dir, "."); err == nil {
-		t.Error("a syntax error in a test file went unreported")
+	// A file in syntax newer than go/parser's (here a method with type
+	// parameters, which go1.27 allows) is read line by line.
+	write("d_test.go", `package x
+import "testing"
+type U struct{}
+func (U) M[T any]() {}
+func BenchmarkNewer(b *testing.B) {
+}
+func BenchmarkNewerWrongArgs(t *testing.T) {
+}
+`)
+	got, err = SourceBenchmarks(dir, "Newer|Select")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"BenchmarkNewer", "BenchmarkSelect"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("newer syntax: got %v, want %v", got, want)
 	}
 }
 
