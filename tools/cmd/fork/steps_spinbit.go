@@ -14,13 +14,18 @@ import (
 )
 
 // spinbitSteps check the spinbit mutex: upstream's tests with the experiment
-// on and off and with lock ranking (experiment off only with -long), the
-// fork's own mutex tests, and that the runtime builds for every OS with
-// threads.
+// on and off and with lock ranking (only with -long), the fork's own mutex
+// tests, and that the runtime builds for every OS with threads. The default
+// run of every base together must stay within 45 minutes on 2 cold cores,
+// so the checks that repeat another's coverage at more cost are -long: lock
+// ranking, the unoptimized link (runtime/wait-nosplit disassembles an
+// unoptimized build too), and the stress on 386 and s390x (the fallback
+// Xchg8, which the go1.27.3 series does not add; ppc64 is the big-endian
+// run of the default).
 var spinbitSteps = []step{
 	{name: "toolchain/version", core: true, run: versionNames},
 	{name: "runtime/test-short-nospinbit", core: true, slow: true, limit: 40 * time.Minute, run: goTest("nospinbitmutex", "-short", "runtime", "sync", "internal/runtime/atomic")},
-	{name: "runtime/lockrank-spinbit", slow: true, limit: 30 * time.Minute, run: goTest("staticlockranking,spinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
+	{name: "runtime/lockrank-spinbit", long: true, limit: 30 * time.Minute, run: goTest("staticlockranking,spinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
 	// With the experiment off, lock ranking checks upstream's lock2 and
 	// unlock2 as patch 0006 moved them, which runtime/test-short-nospinbit
 	// runs without it: a -long step, to keep the default run in budget.
@@ -31,16 +36,16 @@ var spinbitSteps = []step{
 	{name: "runtime/mutex-stress-spinbit", core: true, run: goTest("spinbitmutex", "runtime", "-run", "RuntimeMutex", "-bench", "RuntimeMutex", "-benchtime", "100x", "-count", "1", "-v")},
 	{name: "runtime/mutex-stress-nospinbit", core: true, run: goTest("nospinbitmutex", "runtime", "-run", "RuntimeMutex", "-bench", "RuntimeMutex", "-benchtime", "100x", "-count", "1")},
 	{name: "build/other-os", slow: true, limit: 20 * time.Minute, run: buildOtherOSes("runtime")},
-	{name: "build/nosplit-unoptimized", slow: true, limit: 20 * time.Minute, run: linkUnoptimized},
+	{name: "build/nosplit-unoptimized", long: true, limit: 20 * time.Minute, run: linkUnoptimized},
 	// The stress test on other architectures, experiment on: 386 runs the
 	// fallback Xchg8 natively (a skip where the kernel cannot); arm64,
 	// ppc64le, ppc64 (big-endian) and s390x (big-endian, fallback) run
 	// under qemu-user.
-	{name: "spinbit/cross-386", slow: true, run: crossStress("386")},
+	{name: "spinbit/cross-386", long: true, run: crossStress("386")},
 	{name: "spinbit/cross-arm64", slow: true, run: crossStress("arm64")},
 	{name: "spinbit/cross-ppc64le", slow: true, run: crossStress("ppc64le")},
 	{name: "spinbit/cross-ppc64", slow: true, run: crossStress("ppc64")},
-	{name: "spinbit/cross-s390x", slow: true, run: crossStress("s390x")},
+	{name: "spinbit/cross-s390x", long: true, run: crossStress("s390x")},
 }
 
 // crossStress runs the runtime mutex tests for linux/goarch with the
