@@ -9,12 +9,15 @@ import (
 )
 
 // The GODEBUG settings a Go tree's runtime knows are the names of the
-// runtime's own table of settings (src/runtime/runtime1.go) and those of
+// runtime's own table of settings (src/runtime/runtime1.go), the names
+// runtime1.go's parser compares a key with before it looks at that table
+// (memprofilerate, which sets the int MemProfileRate directly), and those of
 // the table of every package's settings (src/internal/godebugs/table.go)
 // that are not marked removed. A setting the runtime does not know is
 // ignored, so a mode that sets one would run as the default does.
 var (
 	runtimeSetting = regexp.MustCompile(`\{name: "([a-z0-9]+)"`)
+	parsedSetting  = regexp.MustCompile(`\bkey == "([a-z0-9]+)"`)
 	tableSetting   = regexp.MustCompile(`(?m)^\s*\{Name: "([a-z0-9]+)"(.*)$`)
 )
 
@@ -27,6 +30,9 @@ func KnownGODEBUG(goroot string) (map[string]bool, error) {
 		return nil, fmt.Errorf("reading the runtime's GODEBUG settings: %v", err)
 	}
 	for _, m := range runtimeSetting.FindAllSubmatch(rt, -1) {
+		known[string(m[1])] = true
+	}
+	for _, m := range parsedSetting.FindAllSubmatch(rt, -1) {
 		known[string(m[1])] = true
 	}
 	table, err := os.ReadFile(filepath.Join(goroot, "src", "internal", "godebugs", "table.go"))
