@@ -39,6 +39,8 @@
  *     patience has ended eventually enters).
  *
  * -DFOREVER makes every M lock and unlock forever instead of NACQ times.
+ * -DBLAME adds the blame of sampled unlocks (unlock2Blame), which only the
+ * go1.27.3 series has: any unlock may be sampled.
  * Each -DMUTANT_... changes one marked spot; model/README.md lists them and
  * what the checker reports for each.
  */
@@ -283,6 +285,9 @@ end:	atomic { done == NM -> assert(key == 0 && ALLIDLE && cqlen == 0 && tqlen ==
  * only in them are one state, and lock again or finish. */
 inline unlocked() {
 	v = 0; next = 0; old8 = 0; wakee = 0;
+#ifdef BLAME
+	blamed = false;
+#endif
 #ifdef FOREVER
 	goto lock2
 #else
@@ -442,6 +447,18 @@ inline leaveDecide() {
 #endif
 }
 
+#ifdef BLAME
+/* unlock2Blame, after each load of v: blame nobody if nobody sleeps, the
+ * stack is owned or l is claimed, or try to take the stack (b_take).
+ * go unlock2Blame: `if v&mutexMMask == 0 || v&(mutexStackLocked|mutexClaimed) != 0 {`, `return false` */
+inline blameDecide() {
+	if
+	:: mutexMFromKey(v) == 0 || (v & (mutexStackLocked | mutexClaimed)) != 0 -> v = 0; goto release
+	:: else -> goto b_take
+	fi
+}
+#endif
+
 /* The top of unlock2Wake's second loop, after each load of v: give the
  * stack up if an M joined the claim queue since this M looked (its poke
  * will take l or set the hint), or try to take the top off (w_pop).
@@ -521,6 +538,9 @@ proctype M(byte me) {
 	byte got;               /* what mutexHandOff returns: the head it took out, or 0 */
 	byte kind;              /* what the sleep in semasleep is (SLEEP_...) */
 	byte sv;                /* semasleep's v */
+#ifdef BLAME
+	bool blamed;            /* unlock2's blamed: unlock2Blame took the stack */
+#endif
 #ifndef FOREVER
 	byte acq;               /* acquisitions done */
 #endif
@@ -1021,6 +1041,42 @@ l_nfcas:
 
 	/* ---- unlock2 ---- */
 holding:
+#ifdef BLAME
+	/* unlock2 samples the unlock (mutexSampleContention, which reads no
+	 * shared state of the protocol) or not: the model takes either. */
+	atomic {        /* go unlock2Blame: `v := atomic.Loaduintptr(&l.key)` */
+		if
+		:: goto release /* not sampled */
+		:: v = key; blameDecide()
+		fi
+	}
+b_take:
+	atomic {        /* go unlock2Blame: `if atomic.Casuintptr(&l.key, v, v|mutexStackLocked) {`, `v = atomic.Loaduintptr(&l.key)` */
+		if
+		:: key == v ->
+			key = v | mutexStackLocked;
+			stackOwner = me;
+			goto b_rel
+		:: else -> v = key; blameDecide()
+		fi
+	}
+	/* The walk reads links that only the stack's owner, this M, changes,
+	 * and writes the startTicks of the top and the bottom, which the
+	 * protocol never reads: it shares the release's step. The release CAS
+	 * fails only while other Ms change other bits of the word, and its
+	 * failures write nothing, so the one that succeeds is the step. */
+b_rel:
+	atomic {        /* go unlock2Blame: `for next := top.nextwaitm.ptr(); next != nil; next = next.nextwaitm.ptr() {`, `for !atomic.Casuintptr(&l.key, v, v&^mutexStackLocked) {`, `return true` */
+		assert(owner == me);
+		key = key & ~mutexStackLocked;
+		stackOwner = 0;
+		v = 0;
+#ifndef MUTANT_BLAME_NO_WAKE
+		blamed = true
+#endif
+	}
+release:
+#endif
 #ifdef MUTANT_HINT_EARLY
 	/* mutant: decide whether to wake from a load before the swap, not
 	 * from what the swap returns */
@@ -1042,10 +1098,18 @@ holding:
 		assert(owner == me);
 		owner = 0;
 		holders--;
+#ifdef BLAME
+		/* go unlock2: `if old8&mutexSleeping != 0 || blamed {` */
+		if
+		:: (old8 & mutexSleeping) != 0 || blamed -> old8 = 0; blamed = false; goto w_load
+		:: else -> unlocked()
+		fi
+#else
 		if
 		:: (old8 & mutexSleeping) != 0 -> old8 = 0; goto w_load
 		:: else -> unlocked()
 		fi
+#endif
 	}
 
 	/* ---- unlock2Wake ---- */

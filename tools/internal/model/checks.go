@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -61,7 +62,10 @@ const (
 // check of the default run may take, so the safety checks of three Ms lock
 // once each (one of them twice in base/safety-twice), and the liveness
 // checks and the runs of any length have two Ms.
-func Suite() []Check {
+//
+// on are the features (features.go) of the Go code under check: every
+// check defines them, and the mutants of each run too.
+func Suite(on ...string) []Check {
 	base := []Check{
 		{Name: "base/safety", Defines: []string{"NOTIMEOUT", "NACQ=1"}, Depth: shallow, About: "3 Ms, 1 acquisition each, sleeps without timeouts: invariant, the bound, wake order, no lost wakeup"},
 		{Name: "base/safety-twice", Defines: []string{"NOTIMEOUT", "NACQ=1", "NACQ1=2"}, Depth: shallow, About: "3 Ms, one of them locking twice, sleeps without timeouts: invariant, the bound, no lost wakeup"},
@@ -96,7 +100,15 @@ func Suite() []Check {
 		mutant("LEAVE_NO_LOCK", "assertion violated (((key&512)!=0)==(stackOwner!=0))", "mutexLeaveStack unlinks its M without taking mutexStackLocked", "NACQ=1"),
 		mutant("LEAVE_TOP_RETRY", "assertion violated ((wakee!=0)&&(rank[wakee]==(nsleep-1)))", "mutexLeaveStack, its CAS as top failed, only redoes the release", "NACQ=1"),
 	}
-	return append(base, mutants...)
+	if slices.Contains(on, "BLAME") {
+		mutants = append(mutants,
+			mutant("BLAME_NO_WAKE", lost, "unlock2 calls unlock2Wake after a blame only if its swap found the hint: an unlock2Wake that found the blamer owning the stack left the waking to it", "NOTIMEOUT", "NACQ=1"))
+	}
+	checks := append(base, mutants...)
+	for i := range checks {
+		checks[i].Defines = slices.Concat(checks[i].Defines, on)
+	}
+	return checks
 }
 
 // mutant is a safety check of the model with -DMUTANT_name, plus defines,

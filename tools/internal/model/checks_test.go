@@ -3,6 +3,7 @@ package model
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,7 +23,11 @@ func TestSuiteMatchesModel(t *testing.T) {
 	model := readModel(t)
 	names := map[string]bool{}
 	checked := map[string]bool{}
-	for _, c := range Suite() {
+	var all []string
+	for _, f := range features {
+		all = append(all, f.define)
+	}
+	for _, c := range Suite(all...) {
 		if names[c.Name] {
 			t.Errorf("two checks are named %s", c.Name)
 		}
@@ -113,5 +118,29 @@ func TestArgs(t *testing.T) {
 	cc = strings.Join(s.ccArgs(), " ")
 	if !strings.Contains(cc, "-DSAFETY -DNOCLAIM") {
 		t.Errorf("ccArgs for safety = %q; want -DSAFETY -DNOCLAIM", cc)
+	}
+}
+
+// A feature of the Go code is defined in every check, and adds its
+// mutants; without it, no check defines it.
+func TestSuiteFeatures(t *testing.T) {
+	without, with := Suite(), Suite("BLAME")
+	for _, c := range without {
+		if slices.Contains(c.Defines, "BLAME") || c.Name == "mutant/blame-no-wake" {
+			t.Errorf("Suite() has %s with %v", c.Name, c.Defines)
+		}
+	}
+	if len(with) != len(without)+1 {
+		t.Errorf("Suite(BLAME) has %d checks, Suite() %d; want one more, the blame mutant", len(with), len(without))
+	}
+	found := false
+	for _, c := range with {
+		if !slices.Contains(c.Defines, "BLAME") {
+			t.Errorf("Suite(BLAME): %s does not define BLAME: %v", c.Name, c.Defines)
+		}
+		found = found || c.Name == "mutant/blame-no-wake"
+	}
+	if !found {
+		t.Errorf("Suite(BLAME) has no check mutant/blame-no-wake")
 	}
 }

@@ -124,8 +124,15 @@ func fold(s string) string { return strings.TrimSpace(spaceRuns.ReplaceAllString
 
 // CheckQuotes returns an error listing every step of model that lacks a
 // comment and every quoted statement that the named function in goFiles
-// (file name to source) does not contain.
+// (file name to source) does not contain. The steps of a feature the Go
+// files do not have (features.go) are not checked.
 func CheckQuotes(model string, goFiles map[string][]byte) error {
+	_, err := checkQuotes(model, goFiles)
+	return err
+}
+
+// checkQuotes is CheckQuotes, and returns the features the Go files have.
+func checkQuotes(model string, goFiles map[string][]byte) ([]string, error) {
 	var problems []string
 	for _, l := range untaggedSteps(model) {
 		problems = append(problems, fmt.Sprintf("model line %d: the atomic step has no comment saying what it stands for (/* go FUNC: `statement` */, or /* mutant: ... */ or /* model: ... */)", l))
@@ -134,12 +141,13 @@ func CheckQuotes(model string, goFiles map[string][]byte) error {
 	for name, src := range goFiles {
 		src = []byte(releaseNames.Replace(string(src)))
 		if err := funcBodies(name, src, bodies); err != nil {
-			return fmt.Errorf("parsing %s: %v", name, err)
+			return nil, fmt.Errorf("parsing %s: %v", name, err)
 		}
 	}
-	qs, err := quotes(model)
+	on := treeFeatures(bodies)
+	qs, err := quotes(activeModel(model, on))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(qs) == 0 {
 		problems = append(problems, "the model quotes no Go statement at all")
@@ -154,24 +162,24 @@ func CheckQuotes(model string, goFiles map[string][]byte) error {
 		}
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("the model and the Go code disagree; update model/spinbit.pml to match the Go code (and the checks' expectations in tools/internal/model/checks.go if its behaviour changed):\n\t%s", strings.Join(problems, "\n\t"))
+		return nil, fmt.Errorf("the model and the Go code disagree; update model/spinbit.pml to match the Go code (and the checks' expectations in tools/internal/model/checks.go if its behaviour changed):\n\t%s", strings.Join(problems, "\n\t"))
 	}
-	return nil
+	return on, nil
 }
 
-// checkQuoteFiles reads the files and runs CheckQuotes.
-func checkQuoteFiles(model string, goFiles []string) error {
+// checkQuoteFiles reads the files and runs checkQuotes.
+func checkQuoteFiles(model string, goFiles []string) ([]string, error) {
 	m, err := os.ReadFile(model)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	srcs := map[string][]byte{}
 	for _, f := range goFiles {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			return fmt.Errorf("reading the Go code the model quotes: %v (run ./make.bash first to lay out goroot/<release>)", err)
+			return nil, fmt.Errorf("reading the Go code the model quotes: %v (run ./make.bash first to lay out goroot/<release>)", err)
 		}
 		srcs[f] = b
 	}
-	return CheckQuotes(string(m), srcs)
+	return checkQuotes(string(m), srcs)
 }

@@ -93,7 +93,7 @@ func TestRealQuotes(t *testing.T) {
 			t.Errorf("%s: %v", goroot, err)
 			continue
 		}
-		if err := checkQuoteFiles(opts.Model, opts.GoFiles); err != nil {
+		if _, err := checkQuoteFiles(opts.Model, opts.GoFiles); err != nil {
 			t.Errorf("%s: %v", goroot, err)
 		}
 	}

@@ -72,24 +72,29 @@ func SemasleepFile(dir string) (string, error) {
 // CheckQuotesOf checks that the model still quotes the Go code of
 // opts.GoFiles correctly, without running Spin.
 func CheckQuotesOf(opts Options) error {
-	return checkQuoteFiles(opts.Model, opts.GoFiles)
+	_, err := checkQuoteFiles(opts.Model, opts.GoFiles)
+	return err
 }
 
 // RunSuite checks that the model still quotes the Go code correctly, then
-// runs every check of Suite, several at once, and reports each in the
-// suite's order. It returns an error naming the checks whose outcome
+// runs every check of Suite for the features the Go code has, several at
+// once, and reports each in the suite's order. It returns an error naming the checks whose outcome
 // differs from what they expect, and keeps the files of each such run for
 // a replay.
 func RunSuite(ctx context.Context, opts Options) error {
-	if err := checkQuoteFiles(opts.Model, opts.GoFiles); err != nil {
+	on, err := checkQuoteFiles(opts.Model, opts.GoFiles)
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.Out, "model: the model's quotes of %s match the Go code\n", strings.Join(baseNames(opts.GoFiles), ", "))
+	if len(on) > 0 {
+		fmt.Fprintf(opts.Out, "model: the Go code has the features %s: every check defines them\n", strings.Join(on, " "))
+	}
 	tools, err := FindTools(ctx, opts.Out, opts.Err)
 	if err != nil {
 		return err
 	}
-	checks := Suite()
+	checks := Suite(on...)
 	// Each check is one single-threaded verifier: run as many at once as
 	// there are CPUs, and report them in the suite's order.
 	workers := runtime.NumCPU()
