@@ -448,6 +448,9 @@ inline leaveDecide() {
 }
 
 #ifdef BLAME
+/* The Ms on the stack from t down (3 at most, 2 bits each). */
+#define WALK(t) ((t) | (nextwaitm[t] << 2) | (nextwaitm[nextwaitm[t]] << 4))
+
 /* unlock2Blame, after each load of v: blame nobody if nobody sleeps, the
  * stack is owned or l is claimed, or try to take the stack (b_take).
  * go unlock2Blame: `if v&mutexMMask == 0 || v&(mutexStackLocked|mutexClaimed) != 0 {`, `return false` */
@@ -540,6 +543,7 @@ proctype M(byte me) {
 	byte sv;                /* semasleep's v */
 #ifdef BLAME
 	bool blamed;            /* unlock2's blamed: unlock2Blame took the stack */
+	byte walked;            /* ghost: the stack below the top unlock2Blame took, as WALK gives it */
 #endif
 #ifndef FOREVER
 	byte acq;               /* acquisitions done */
@@ -1054,22 +1058,35 @@ b_take:
 	atomic {        /* go unlock2Blame: `if atomic.Casuintptr(&l.key, v, v|mutexStackLocked) {`, `v = atomic.Loaduintptr(&l.key)` */
 		if
 		:: key == v ->
+#ifdef MUTANT_BLAME_NO_LOCK
+			skip;   /* mutant: walk the stack without taking mutexStackLocked */
+#else
 			key = v | mutexStackLocked;
 			stackOwner = me;
+#endif
+			walked = WALK(mutexMFromKey(v));
 			goto b_rel
 		:: else -> v = key; blameDecide()
 		fi
 	}
 	/* The walk reads links that only the stack's owner, this M, changes,
-	 * and writes the startTicks of the top and the bottom, which the
-	 * protocol never reads: it shares the release's step. The release CAS
-	 * fails only while other Ms change other bits of the word, and its
-	 * failures write nothing, so the one that succeeds is the step. */
+	 * and writes the startTicks of the top and the bottom, which only the
+	 * profile's timing reads: it shares the release's step, which asserts
+	 * that the Ms from the top it took down are still those it found
+	 * then. The release CAS fails only while other Ms change other bits
+	 * of the word, and its failures write nothing, so the one that
+	 * succeeds is the step. */
 b_rel:
 	atomic {        /* go unlock2Blame: `for next := top.nextwaitm.ptr(); next != nil; next = next.nextwaitm.ptr() {`, `for !atomic.Casuintptr(&l.key, v, v&^mutexStackLocked) {`, `return true` */
 		assert(owner == me);
+		assert(phase[mutexMFromKey(v)] == 1 && WALK(mutexMFromKey(v)) == walked);   /* nobody changed the stack below the top */
+		walked = 0;
+#ifdef MUTANT_BLAME_NO_LOCK
+		skip;   /* mutant: there is no stack to give up */
+#else
 		key = key & ~mutexStackLocked;
 		stackOwner = 0;
+#endif
 		v = 0;
 #ifndef MUTANT_BLAME_NO_WAKE
 		blamed = true

@@ -102,7 +102,8 @@ func Suite(on ...string) []Check {
 	}
 	if slices.Contains(on, "BLAME") {
 		mutants = append(mutants,
-			mutant("BLAME_NO_WAKE", lost, "unlock2 calls unlock2Wake after a blame only if its swap found the hint: an unlock2Wake that found the blamer owning the stack left the waking to it", "NOTIMEOUT", "NACQ=1"))
+			mutant("BLAME_NO_WAKE", lost, "unlock2 calls unlock2Wake after a blame only if its swap found the hint: an unlock2Wake that found the blamer owning the stack left the waking to it", "NOTIMEOUT", "NACQ=1"),
+			mutant("BLAME_NO_LOCK", "assertion violated ((phase[(v>>11)]==1)&&", "unlock2Blame walks the stack without taking mutexStackLocked: a waker or a leaver changes it under the walk", "NACQ=1"))
 	}
 	checks := append(base, mutants...)
 	for i := range checks {

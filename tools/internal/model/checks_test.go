@@ -130,8 +130,8 @@ func TestSuiteFeatures(t *testing.T) {
 			t.Errorf("Suite() has %s with %v", c.Name, c.Defines)
 		}
 	}
-	if len(with) != len(without)+1 {
-		t.Errorf("Suite(BLAME) has %d checks, Suite() %d; want one more, the blame mutant", len(with), len(without))
+	if len(with) != len(without)+2 {
+		t.Errorf("Suite(BLAME) has %d checks, Suite() %d; want two more, the blame mutants", len(with), len(without))
 	}
 	found := false
 	for _, c := range with {
