@@ -242,7 +242,7 @@ func needsBuild(selected []job, base string) bool {
 	return false
 }
 
-// applyFresh applies patches/ onto a new checkout of the upstream tag, so a
+// applyFresh applies patches/ onto a new checkout of the named tag, so a
 // series that only applies on top of local state is caught.
 func applyFresh(ctx context.Context, r fork.Repo) error {
 	s, err := fork.ReadSeries(r.Patches())
@@ -254,11 +254,11 @@ func applyFresh(ctx context.Context, r fork.Repo) error {
 		return err
 	}
 	remove()
-	fmt.Printf("%d patches of bases/%s/patches/ apply to a fresh %s\n", len(s), r.Base, fork.UpstreamTag)
+	fmt.Printf("%d patches of bases/%s/patches/ apply to a fresh %s\n", len(s), r.Base, fork.NamedTag)
 	return nil
 }
 
-// seriesWorktree checks out the base, the upstream tag of its tree, as a
+// seriesWorktree checks out the base, the named tag of its tree, as a
 // detached git worktree of the tree at dir/goroot, dir being a new
 // temporary directory named after pattern (os.MkdirTemp) that is free for
 // the caller's own files, and applies s to it, without touching the tree.
@@ -276,7 +276,7 @@ func seriesWorktree(ctx context.Context, r fork.Repo, pattern string, s fork.Ser
 		os.RemoveAll(dir)
 		return "", "", nil, err
 	}
-	if err := command(ctx, r.Goroot(), nil, "git", "worktree", "add", "-q", "--detach", wt, fork.UpstreamTag); err != nil {
+	if err := command(ctx, r.Goroot(), nil, "git", "worktree", "add", "-q", "--detach", wt, fork.NamedTag); err != nil {
 		os.RemoveAll(dir)
 		return "", "", nil, err
 	}

@@ -75,7 +75,7 @@ func TestNormalizeDate(t *testing.T) {
 }
 
 // newTree makes a git tree like goroot/<release>: a base commit tagged
-// upstream.
+// both upstream and named (a fake release needs no name of its own).
 func newTree(t *testing.T) string {
 	return newTreeWith(t, map[string]string{"src/a.go": "package a\n\nconst A = 1\n"})
 }
@@ -88,7 +88,7 @@ func newTreeWith(t *testing.T, files map[string]string) string {
 	}
 	dir := t.TempDir()
 	writeFiles(t, dir, files)
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "base"}, {"tag", UpstreamTag}} {
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "base"}, {"tag", UpstreamTag}, {"tag", NamedTag}} {
 		if _, err := git(dir, fixedIdentity, args...); err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,20 @@ import (
 // holds the untouched release.
 const UpstreamTag = "upstream"
 
+// NamedTag names the commit, right after UpstreamTag's, that gives the
+// toolchain its name: the release's VERSION with VersionSuffix. A base's
+// patches/ is the commits after it. The name comes from the base, not from
+// a patch, so that no patch touches VERSION and a series ports to the next
+// point release without a conflict there.
+const NamedTag = "named"
+
+// VersionSuffix follows the release in the fork's version, as
+// go1.27.4-spinbit: the go command allows a suffix after a release name, so
+// go version, runtime.Version and the version recorded in binaries tell
+// the fork from upstream, while the go command still compares the fork's
+// version as the release's.
+const VersionSuffix = "-spinbit"
+
 // generated lists the files that cmd/dist writes into a tree while it builds.
 // The release archive ships them; Go's own repository does not track them, and
 // neither does a tree of goroot/, so that building never dirties it.
@@ -29,8 +43,9 @@ var generated = []string{
 	"/src/time/tzdata/zzipdata.go",
 }
 
-// Layout copies the release tree at base into dst as a git repository whose
-// only commit, tagged upstream, is that tree. It leaves out what generated
+// Layout copies the release tree at base into dst as a git repository of
+// two commits: the tree, tagged UpstreamTag, and the fork's name in
+// VERSION, tagged NamedTag (nameToolchain). It leaves out what generated
 // lists, and restores the execute bits that the toolchain zip drops.
 // dst must not exist.
 func Layout(base, dst string) error {
@@ -73,7 +88,44 @@ func Layout(base, dst string) error {
 			return err
 		}
 	}
+	if err := nameToolchain(tmp); err != nil {
+		return err
+	}
 	return os.Rename(tmp, dst)
+}
+
+// nameToolchain commits, in the laid-out tree at dir, VERSION's first line
+// with VersionSuffix added, and tags the commit NamedTag. The rest of
+// VERSION (the release's time line) stays as upstream wrote it.
+func nameToolchain(dir string) error {
+	file := filepath.Join(dir, "VERSION")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return fmt.Errorf("naming the toolchain: %v (a release tree has a VERSION file)", err)
+	}
+	release, rest, _ := strings.Cut(string(b), "\n")
+	if !strings.HasPrefix(release, "go") || strings.Contains(release, "-") {
+		return fmt.Errorf("naming the toolchain: %s's first line is %q, not a release such as go1.27.4", file, release)
+	}
+	name := release + VersionSuffix
+	if err := os.WriteFile(file, []byte(name+"\n"+rest), 0o644); err != nil {
+		return err
+	}
+	msg := "all: name the toolchain " + name + "\n\n" +
+		"Written by go-spinbit's tools when they lay out " + release + ", before\n" +
+		"the series in bases/" + release + "/patches/ applies. The suffix lets go\n" +
+		"version, runtime.Version and the version recorded in binaries tell the\n" +
+		"fork from upstream; the go command still compares the version as\n" +
+		release + "'s.\n"
+	for _, args := range [][]string{
+		{"commit", "-q", "--no-verify", "-m", msg, "--", "VERSION"},
+		{"tag", NamedTag},
+	} {
+		if _, err := git(dir, fixedIdentity, args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func isGenerated(rel string) bool {

@@ -110,7 +110,7 @@ func (s Series) Diff(want Series) []string {
 	return lines
 }
 
-// Extract renders the commits after the upstream tag in the git tree at dir
+// Extract renders the commits after NamedTag in the git tree at dir
 // as a series. The format is stable: no commit hashes, one fixed date, no
 // version trailer, so re-extracting unchanged commits gives identical files.
 func Extract(dir string) (Series, error) {
@@ -121,7 +121,7 @@ func Extract(dir string) (Series, error) {
 	defer os.RemoveAll(tmp)
 	_, err = git(dir, nil, "-c", "core.abbrev=12", "-c", "diff.noprefix=false", "-c", "format.signoff=false",
 		"format-patch", "--quiet", "--zero-commit", "--no-signature", "--no-numbered", "--no-binary",
-		"--no-renames", "--stat=72", "--filename-max-length=100", "-o", tmp, UpstreamTag+"..HEAD")
+		"--no-renames", "--stat=72", "--filename-max-length=100", "-o", tmp, NamedTag+"..HEAD")
 	if err != nil {
 		return nil, err
 	}

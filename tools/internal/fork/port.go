@@ -98,7 +98,7 @@ func Port(ctx context.Context, o PortOptions) (*PortReport, error) {
 	if err := os.MkdirAll(filepath.Dir(to.Goroot()), 0o755); err != nil {
 		return nil, err
 	}
-	o.Logf("laying out %s as %s (tag %s)", dir, to.rel(to.Goroot()), UpstreamTag)
+	o.Logf("laying out %s as %s (tags %s and %s)", dir, to.rel(to.Goroot()), UpstreamTag, NamedTag)
 	if err := Layout(dir, to.Goroot()); err != nil {
 		return nil, err
 	}
@@ -219,7 +219,7 @@ func (r *PortReport) Print(w io.Writer) {
 	if len(r.Failed) > 0 {
 		fmt.Fprintf(w, "\t# for each patch that did not apply, in order: port it by hand as a commit in goroot/%s\n", r.To)
 		fmt.Fprintf(w, "\t# (git -C goroot/%s am -3 ../../bases/%s/patches/NAME stops at its conflicts), and move it to its\n", r.To, r.From)
-		fmt.Fprintf(w, "\t# place in the series with git -C goroot/%s rebase -i %s; then\n", r.To, UpstreamTag)
+		fmt.Fprintf(w, "\t# place in the series with git -C goroot/%s rebase -i %s; then\n", r.To, NamedTag)
 		fmt.Fprintf(w, "\ttools/patch.bash extract -base %s\n", r.To)
 	}
 	fmt.Fprintf(w, "\t./make.bash -base %s && ./test.bash -base %s\n", r.To, r.To)

@@ -107,3 +107,59 @@ func TestPort(t *testing.T) {
 		t.Errorf("porting to %q: %v", opts.To, err)
 	}
 }
+
+// TestPortPointRelease ports a series to a point release that changed only
+// VERSION and a file no patch touches, as most point releases do: every
+// patch applies, and the new tree names itself after the new release
+// without any patch of VERSION.
+func TestPortPointRelease(t *testing.T) {
+	r := newRepo(t, "go1.1.0", true)
+	base := t.TempDir()
+	writeFiles(t, base, map[string]string{
+		"VERSION":      "go1.1.0\ntime 2026-01-01T00:00:00Z\n",
+		"src/a.go":     "package a\n\nconst A = 1\n",
+		"src/other.go": "package a\n\nconst Fixed = false\n",
+	})
+	if err := Layout(base, r.Goroot()); err != nil {
+		t.Fatal(err)
+	}
+	commitFile(t, r.Goroot(), "src/a.go", "package a\n\nconst A = 2\n", "a: raise A")
+	commitFile(t, r.Goroot(), "src/c.go", "package a\n\nconst C = 3\n", "a: add C")
+	if _, err := r.ExtractTo(); err != nil {
+		t.Fatal(err)
+	}
+	fromSeries, _ := ReadSeries(r.Patches())
+	for name, p := range fromSeries {
+		if strings.Contains(string(p), "VERSION") {
+			t.Fatalf("%s touches VERSION; the name comes from the layout:\n%s", name, p)
+		}
+	}
+	fetch := func(ctx context.Context, release, platform string) (string, string, error) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"VERSION":      "go1.1.1\ntime 2026-02-01T00:00:00Z\n",
+			"src/a.go":     "package a\n\nconst A = 1\n",
+			"src/other.go": "package a\n\nconst Fixed = true\n",
+		})
+		return dir, "h1:fake=", nil
+	}
+	logf := func(string, ...any) {}
+	rep, err := Port(context.Background(), PortOptions{Root: r.Root, From: "go1.1.0", To: "go1.1.1", Fetch: fetch, Logf: logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Failed) != 0 || !slices.Equal(rep.Applied, fromSeries.Names()) {
+		t.Errorf("applied %v, failed %+v; want every patch of %v applied", rep.Applied, rep.Failed, fromSeries.Names())
+	}
+	to := Repo{Root: r.Root, Base: "go1.1.1"}
+	if b, err := os.ReadFile(filepath.Join(to.Goroot(), "VERSION")); err != nil || string(b) != "go1.1.1-spinbit\ntime 2026-02-01T00:00:00Z\n" {
+		t.Errorf("goroot/go1.1.1/VERSION = %q, %v; want the new release named go1.1.1-spinbit", b, err)
+	}
+	written, err := ReadSeries(to.Patches())
+	if err != nil || !written.Equal(fromSeries) {
+		t.Errorf("bases/go1.1.1/patches differs from go1.1.0's (%v): %v", err, written.Diff(fromSeries))
+	}
+	if st, err := to.Status(); err != nil || !st.InSync() {
+		t.Errorf("goroot/go1.1.1 and its patches/ after the port: %v, %+v", err, st)
+	}
+}

@@ -47,7 +47,7 @@ func (r Repo) appliedFile() string { return filepath.Join(r.Goroot(), ".git", "s
 type Status struct {
 	Base      string   // the base's release
 	Dirty     []string // uncommitted changes in the tree (git status lines)
-	Diff      []string // how the commits after upstream differ from patches/
+	Diff      []string // how the commits after NamedTag differ from patches/
 	Untouched bool     // HEAD is where the last apply left it
 }
 
@@ -66,7 +66,7 @@ func (s *Status) Problem() string {
 		fmt.Fprintf(&b, "commit them in %s (one commit per patch) and run tools/patch.bash extract%s, or discard them with tools/patch.bash apply%s -discard\n", tree, flag, flag)
 	}
 	if len(s.Diff) > 0 {
-		fmt.Fprintf(&b, "the commits in %s after tag upstream and %s differ:\n", tree, patches)
+		fmt.Fprintf(&b, "the commits in %s after tag %s and %s differ:\n", tree, NamedTag, patches)
 		for _, l := range s.Diff {
 			fmt.Fprintf(&b, "\t%s\n", l)
 		}
@@ -86,6 +86,9 @@ func (r Repo) Exists() (bool, error) {
 	}
 	if _, err := revParse(r.Goroot(), UpstreamTag); err != nil {
 		return false, fmt.Errorf("%s exists but is not a tree laid out by ./make.bash (no git tag %q): move it away and run ./make.bash -base %s again", r.rel(r.Goroot()), UpstreamTag, r.Base)
+	}
+	if _, err := revParse(r.Goroot(), NamedTag); err != nil {
+		return false, fmt.Errorf("%s was laid out by older tools, which named the toolchain in a patch (no git tag %q): extract any work you want to keep, then remove %s and run ./make.bash -base %s again", r.rel(r.Goroot()), NamedTag, r.rel(r.Goroot()), r.Base)
 	}
 	return true, nil
 }
@@ -144,7 +147,7 @@ func (r Repo) Prepare(ctx context.Context, discard bool, logf func(string, ...an
 		if err != nil {
 			return err
 		}
-		logf("laying out %s as %s (tag %s)", base, r.rel(r.Goroot()), UpstreamTag)
+		logf("laying out %s as %s (tags %s and %s)", base, r.rel(r.Goroot()), UpstreamTag, NamedTag)
 		if err := os.MkdirAll(filepath.Dir(r.Goroot()), 0o755); err != nil {
 			return err
 		}
@@ -170,7 +173,7 @@ func (r Repo) Prepare(ctx context.Context, discard bool, logf func(string, ...an
 	return r.reapply(logf)
 }
 
-// reapply resets the tree to the upstream tag and applies patches/.
+// reapply resets the tree to NamedTag and applies patches/.
 func (r Repo) reapply(logf func(string, ...any)) error {
 	s, err := ReadSeries(r.Patches())
 	if err != nil {
@@ -178,7 +181,7 @@ func (r Repo) reapply(logf func(string, ...any)) error {
 	}
 	os.Remove(r.appliedFile())
 	for _, args := range [][]string{
-		{"reset", "-q", "--hard", UpstreamTag},
+		{"reset", "-q", "--hard", NamedTag},
 		{"clean", "-q", "-fd"},
 	} {
 		if _, err := git(r.Goroot(), nil, args...); err != nil {
