@@ -4,7 +4,8 @@
 //
 //	fork make [-base R] [-force] [-distpack [-host]]  obtain each base (or R), apply its patches/,
 //	                       build goroot/<release>/bin/go; with -distpack also write the archives of
-//	                       every platform to dist/<release>/ (with -host, of the host only)
+//	                       every platform to dist/<release>/ (with -host, of the host only); then say
+//	                       whether upstream has a newer point release of the newest base (steps_release.go)
 //	fork apply [-base R] [-discard]  obtain the base and apply its patches/, without building
 //	fork extract [-base R] rewrite bases/<release>/patches/ from goroot/<release>'s commits after upstream
 //	fork check [-base R]   fail if a laid-out tree and its patches/ disagree
@@ -73,6 +74,7 @@ func main() {
 				}
 			}
 		}
+		reportPointRelease(ctx, root, bases, logf)
 	case "apply":
 		discard := fs.Bool("discard", false, "throw away the tree's work that patches/ lacks")
 		fs.Parse(args)

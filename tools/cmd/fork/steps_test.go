@@ -122,12 +122,16 @@ func TestExpandTwoBases(t *testing.T) {
 				t.Errorf("the default run lacks %s/%s", base, s)
 			}
 		}
-		if seen[base+"/tools/go-test"] {
-			t.Errorf("tools/go-test runs per base (%s)", base)
+		for _, s := range []string{"tools/go-test", "toolchain/newer-point-release"} {
+			if seen[base+"/"+s] {
+				t.Errorf("%s runs per base (%s)", s, base)
+			}
 		}
 	}
-	if !inDefault["tools/go-test"] {
-		t.Errorf("the default run lacks tools/go-test")
+	for _, s := range []string{"tools/go-test", "toolchain/newer-point-release"} {
+		if !inDefault[s] {
+			t.Errorf("the default run lacks %s", s)
+		}
 	}
 	if !seen["go1.23.12/xchg8/test"] || seen["go1.27.3/xchg8/test"] || seen["go1.27.3/xchg8/vet-asm"] {
 		t.Errorf("the xchg8/ steps should go to go1.23.12 only, whose series adds Xchg8")
@@ -208,7 +212,7 @@ func TestListWithoutGoroot(t *testing.T) {
 	if err != nil {
 		t.Fatalf("fork test -list: %v\n%s", err, out)
 	}
-	for _, want := range []string{"go1.27.3/model/spin\n", "go1.23.12/patches/apply-fresh\n", "tools/go-test\n"} {
+	for _, want := range []string{"go1.27.3/model/spin\n", "go1.23.12/patches/apply-fresh\n", "tools/go-test\n", "toolchain/newer-point-release\n"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("fork test -list printed:\n%s\nwant %q", out, want)
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 // ModulePath is the module that carries Go toolchains.
@@ -17,8 +18,11 @@ const ModulePath = "golang.org/toolchain"
 // named version (such as "go1.23.12" or "go1.23.12-spinbit") built for
 // platform ("linux-amd64"), as the go command and cmd/distpack name it.
 func ModuleVersion(version, platform string) string {
-	return "v0.0.1-" + version + "." + platform
+	return moduleVersionPrefix + version + "." + platform
 }
+
+// moduleVersionPrefix begins every version of ModulePath.
+const moduleVersionPrefix = "v0.0.1-"
 
 // A Module is a module the go command downloaded and verified.
 type Module struct {
@@ -30,14 +34,10 @@ type Module struct {
 // against the checksum database (as GOSUMDB and GONOSUMDB say), and returns
 // where it was extracted and its checksum.
 func Download(ctx context.Context, path, version string) (*Module, error) {
-	gocmd, err := GoCommand()
+	cmd, err := moduleCommand(ctx, "mod", "download", "-json", path+"@"+version)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, gocmd, "mod", "download", "-json", path+"@"+version)
-	cmd.Env = append(EnvWithout(os.Environ(), "GOTOOLCHAIN", "GOROOT", "GOFLAGS"), "GOTOOLCHAIN=local")
-	// Outside any module, so that no go.mod or go.work is consulted.
-	cmd.Dir = os.TempDir()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
@@ -57,3 +57,25 @@ func Download(ctx context.Context, path, version string) (*Module, error) {
 	}
 	return &Module{Dir: m.Dir, Sum: m.Sum}, nil
 }
+
+// moduleCommand returns the go command on PATH with args, set to ask the
+// module proxy and the checksum database as GOPROXY and GOSUMDB say and
+// nothing else: GOTOOLCHAIN=local, without the caller's GOROOT and GOFLAGS,
+// and outside any module, so that no go.mod or go.work is consulted. ctx
+// bounds its run, including the wait for a process it started (such as
+// git) that holds its output open.
+func moduleCommand(ctx context.Context, args ...string) (*exec.Cmd, error) {
+	gocmd, err := GoCommand()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, gocmd, args...)
+	cmd.Env = append(EnvWithout(os.Environ(), "GOTOOLCHAIN", "GOROOT", "GOFLAGS"), "GOTOOLCHAIN=local")
+	cmd.Dir = os.TempDir()
+	cmd.WaitDelay = waitDelay
+	return cmd, nil
+}
+
+// waitDelay is how long a go command stopped by its context has to close
+// its output before it is abandoned.
+const waitDelay = 5 * time.Second
