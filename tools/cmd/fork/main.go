@@ -15,7 +15,8 @@
 // Without -base, make and test take every base that has patches/, check
 // every base whose tree is laid out, and apply and extract the one base
 // whose tree is laid out. The repository root is found from the working
-// directory.
+// directory. Every command but step takes flags only, and refuses any
+// other word (args.go).
 package main
 
 import (
@@ -56,7 +57,7 @@ func main() {
 		force := fs.Bool("force", false, "run src/make.bash even if bin/go (and dist/<release>/, with -distpack) is up to date")
 		distpack := fs.Bool("distpack", false, "also write the host's and "+targets()+" archives, module files and SHA256SUMS to dist/<release>/")
 		host := fs.Bool("host", false, "with -distpack: the host's archive and module files only, with no cross build (for use on this machine)")
-		fs.Parse(args)
+		parseFlags(fs, args, root)
 		if *host && !*distpack {
 			fatal(fmt.Errorf("-host says which archives -distpack makes: use -distpack -host, or leave -host out"))
 		}
@@ -77,7 +78,7 @@ func main() {
 		reportPointRelease(ctx, root, bases, logf)
 	case "apply":
 		discard := fs.Bool("discard", false, "throw away the tree's work that patches/ lacks")
-		fs.Parse(args)
+		parseFlags(fs, args, root)
 		r, err := oneBase(root, *base, "apply")
 		if err != nil {
 			fatal(err)
@@ -87,7 +88,7 @@ func main() {
 		}
 		logf("goroot/%s holds upstream plus bases/%s/patches/", r.Base, r.Base)
 	case "extract":
-		fs.Parse(args)
+		parseFlags(fs, args, root)
 		r, err := oneBase(root, *base, "extract")
 		if err != nil {
 			fatal(err)
@@ -98,7 +99,7 @@ func main() {
 		}
 		logf("wrote %d patches to bases/%s/patches/", len(s), r.Base)
 	case "check":
-		fs.Parse(args)
+		parseFlags(fs, args, root)
 		if err := check(root, *base); err != nil {
 			fatal(err)
 		}
@@ -107,12 +108,12 @@ func main() {
 		list := fs.Bool("list", false, "list the steps that would run and exit")
 		short := fs.Bool("short", false, "leave out the slow steps, for iterating")
 		long := fs.Bool("long", false, "also run the long steps (dist/: a toolchain build per platform), and every step on the bases older than the newest")
-		fs.Parse(args)
+		parseFlags(fs, args, root)
 		os.Exit(runSteps(ctx, root, *base, *run, *list, *short, *long))
 	case "port":
 		to := fs.String("to", "", "the release of the new base, such as go1.28.1")
 		from := fs.String("from", "", "the base whose series to port (default: the newest base with patches/)")
-		fs.Parse(args)
+		parseFlags(fs, args, root)
 		if *base != "" {
 			fatal(fmt.Errorf("port takes -from and -to, not -base"))
 		}

@@ -201,10 +201,7 @@ func TestNeedsBuild(t *testing.T) {
 // ./test.bash -list must answer in a fresh clone, with no goroot/, without
 // laying one out or building it.
 func TestListWithoutGoroot(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "fork")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildFork(t)
 	root := newRepo(t, map[string][]string{"go1.23.12": {addsXchg8}, "go1.27.3": {"x"}})
 	cmd := exec.Command(bin, "test", "-list")
 	cmd.Dir = root
@@ -220,4 +217,14 @@ func TestListWithoutGoroot(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "goroot")); !os.IsNotExist(err) {
 		t.Errorf("fork test -list made goroot/ (stat: %v)", err)
 	}
+}
+
+// buildFork builds this command and returns the path of its binary.
+func buildFork(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "fork")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
