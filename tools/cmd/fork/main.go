@@ -7,7 +7,7 @@
 //	                       every platform to dist/<release>/ (with -host, of the host only); then say
 //	                       whether upstream has a newer point release of the newest base (steps_release.go)
 //	fork apply [-base R] [-discard]  obtain the base and apply its patches/, without building
-//	fork extract [-base R] rewrite bases/<release>/patches/ from goroot/<release>'s commits after upstream
+//	fork extract [-base R] rewrite bases/<release>/patches/ from goroot/<release>'s commits after tag named
 //	fork check [-base R]   fail if a laid-out tree and its patches/ disagree
 //	fork test [-base R] [-run re] [-list] [-short] [-long]  run the fork's checks (see steps.go)
 //	fork port -to R [-from R]  start a base of release R from the series of another (port.go)
