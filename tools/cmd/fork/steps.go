@@ -19,7 +19,7 @@ import (
 
 // A step is one named check of ./test.bash with its own pass or fail. A
 // step runs once for each base it applies to, on that base's tree, and is
-// named <release>/<name> there (go1.27.3/runtime/test-short); a shared
+// named <release>/<name> there (go1.27.4/runtime/test-short); a shared
 // step reads no base's tree and runs once under its own name.
 type step struct {
 	name   string

@@ -35,7 +35,7 @@ var Known = []Toolchain{
 	{Name: "spinbit", Desc: "the fork (goroot/<base>/bin/go) with default settings"},
 	{Name: "nospinbit", Experiment: "nospinbitmutex", Desc: "the fork built with GOEXPERIMENT=nospinbitmutex"},
 	{Name: "go1.24", Release: "go1.24.13", Desc: "released Go 1.24.13, which has upstream's own spinbit mutex"},
-	{Name: "go1.27", Release: "go1.27.3", Desc: "released Go 1.27.3, the current upstream release, where the spinbit mutex is the only one"},
+	{Name: "go1.27", Release: "go1.27.4", Desc: "released Go 1.27.4, the current upstream release, where the spinbit mutex is the only one"},
 }
 
 func knownNames() string {
@@ -159,7 +159,7 @@ one run: that is how a single full run becomes the published reference.
 
 Toolchains: upstream (go1.23.12), spinbit (the fork in goroot/<base>/),
 nospinbit (the fork with GOEXPERIMENT=nospinbitmutex), go1.24 (go1.24.13),
-go1.27 (go1.27.3, the current upstream release).
+go1.27 (go1.27.4, the current upstream release).
 
 With -runtime it runs instead the runtime package's own mutex benchmarks
 (BenchmarkRuntimeMutex*, patch 0008), built by each toolchain from its own

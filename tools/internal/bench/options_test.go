@@ -58,8 +58,8 @@ func TestParseFlagsModes(t *testing.T) {
 	if got := strings.Join(names, ","); got != "upstream,spinbit,nospinbit,go1.24,go1.27" {
 		t.Errorf("default toolchains = %s, want upstream,spinbit,nospinbit,go1.24,go1.27", got)
 	}
-	if got := strings.Join(releases, ","); got != "go1.23.12,,,go1.24.13,go1.27.3" {
-		t.Errorf("default releases = %s, want go1.23.12, the fork twice, go1.24.13, go1.27.3", got)
+	if got := strings.Join(releases, ","); got != "go1.23.12,,,go1.24.13,go1.27.4" {
+		t.Errorf("default releases = %s, want go1.23.12, the fork twice, go1.24.13, go1.27.4", got)
 	}
 	rt, err := ParseFlags([]string{"-runtime"}, io.Discard)
 	if err != nil {

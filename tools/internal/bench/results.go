@@ -153,7 +153,7 @@ func readPooledReport(dir string) (pooledReport, error) {
 		ran[t.Name] = true
 	}
 	for _, rp := range resultPeers {
-		pr := peer{Name: rp.name, Release: releaseOf(rp.name)}
+		pr := peer{Name: rp.name, Release: recordedRelease(rec, rp.name)}
 		c := Comparison{New: "spinbit", Base: rp.name}
 		if !rp.required && !ran[rp.name] {
 			if isFile(filepath.Join(dir, c.File())) {
@@ -178,6 +178,19 @@ func readPoolTable(dir string, c Comparison) ([]Table, error) {
 		return nil, fmt.Errorf("the published pool lacks the table %s (%v): publish a pool of full runs of every toolchain with ./bench.bash -publish", c.File(), err)
 	}
 	return SplitTables(string(data)), nil
+}
+
+// recordedRelease is the release that the toolchain name ran as in the
+// run rec records, or, if rec has none of that name, the release that
+// name stands for now: a published pool names what it measured, even
+// after Known has moved on to a later point release.
+func recordedRelease(rec Record, name string) string {
+	for _, t := range rec.Toolchains {
+		if t.Name == name && t.Version != "" {
+			return t.Version
+		}
+	}
+	return releaseOf(name)
 }
 
 // releaseOf is the release of the known toolchain name.
@@ -254,7 +267,7 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 		fmt.Fprintf(&b, "This pool has no %s results: its runs did not include the %s toolchain,\nso the p99, throughput and CPU targets are judged against %s alone.\n\n", m.Release, m.Name, peerReleases(p.Peers))
 	}
 
-	sections := []peer{{Name: "upstream", Release: releaseOf("upstream"), Vs: p.VsUpstream}}
+	sections := []peer{{Name: "upstream", Release: recordedRelease(rec, "upstream"), Vs: p.VsUpstream}}
 	for _, c := range append(sections, p.Peers...) {
 		fmt.Fprintf(&b, "## The fork against %s\n\n", c.Release)
 		fmt.Fprintf(&b, "| metric | benchmark | %s | fork | change | p |\n|---|---|---|---|---|---|\n", c.Release)

@@ -137,8 +137,11 @@ func writePool(t *testing.T, toolchains []string, tables map[string]string) stri
 	}
 	rec := Record{Name: "pooled-1", Count: 20, Benchtime: "150ms", CPUs: []int{1, 2, 4}, Host: "box",
 		Pooled: []PooledRun{{Name: "run-1", Commit: "0123456789ab"}}}
+	// The versions are those of a pool of an earlier point release than
+	// Known's go1.27: the page names what the pool measured.
+	versions := map[string]string{"upstream": "go1.23.12", "spinbit": "go1.27.3-spinbit", "go1.24": "go1.24.13", "go1.27": "go1.27.3"}
 	for _, name := range toolchains {
-		rec.Toolchains = append(rec.Toolchains, RecordToolchain{Name: name, Version: name + ".0", Raw: name + ".txt"})
+		rec.Toolchains = append(rec.Toolchains, RecordToolchain{Name: name, Version: versions[name], Raw: name + ".txt"})
 	}
 	if err := writeRecord(dir, rec); err != nil {
 		t.Fatal(err)
@@ -172,7 +175,7 @@ func TestResultsPage(t *testing.T) {
 			"spinbit-vs-go1.24.txt":   poolVsGo124,
 			"spinbit-vs-go1.27.txt":   poolVsGo127,
 		}, []string{
-			"- toolchains: upstream = upstream.0, spinbit = spinbit.0, go1.24 = go1.24.0, go1.27 = go1.27.0\n",
+			"- toolchains: upstream = go1.23.12, spinbit = go1.27.3-spinbit, go1.24 = go1.24.13, go1.27 = go1.27.3\n",
 			"- throughput within 3% of the better peer: Select-16, 690.0ns against go1.27.3's 300.0ns (+130.00%, p=0.000)\n",
 			"## The fork against go1.23.12\n\n| metric | benchmark | go1.23.12 | fork | change | p |\n|---|---|---|---|---|---|\n| longest wait | Capture-8 | 10.0ms | 12.0ms | +20.00% | 0.010 |\n",
 			"## The fork against go1.24.13\n\n| metric | benchmark | go1.24.13 | fork | change | p |\n|---|---|---|---|---|---|\n| time per op | Select-16 | 400.0ns | 690.0ns | +72.50% | 0.000 |\n\n" +
@@ -183,11 +186,11 @@ func TestResultsPage(t *testing.T) {
 			"spinbit-vs-go1.24.txt":   poolVsGo124,
 			"go1.24-vs-upstream.txt":  poolVsGo124,
 		}, []string{
-			"This pool has no go1.27.3 results: its runs did not include the go1.27 toolchain,\nso the p99, throughput and CPU targets are judged against go1.24.13 alone.\n",
+			"This pool has no go1.27.4 results: its runs did not include the go1.27 toolchain,\nso the p99, throughput and CPU targets are judged against go1.24.13 alone.\n",
 			"- throughput within 3% of the better peer: Select-16, 690.0ns against go1.24.13's 400.0ns",
 			"## The fork against go1.24.13\n",
-			"## The fork against go1.27.3\n\nNo results: the pool's runs did not include the go1.27 toolchain.\n",
-		}, []string{"go1.27 = ", "| go1.27.3 |", "go1.27.3's"}},
+			"## The fork against go1.27.4\n\nNo results: the pool's runs did not include the go1.27 toolchain.\n",
+		}, []string{"go1.27 = ", "| go1.27.4 |", "go1.27.4's"}},
 	} {
 		p, err := readPooledReport(writePool(t, c.toolchains, c.tables))
 		if err != nil {

@@ -18,7 +18,7 @@ type feature struct {
 }
 
 var features = []feature{
-	// The go1.27.3 series blames the unlocker of a sampled unlock in the
+	// The go1.27 series blames the unlocker of a sampled unlock in the
 	// mutex profile: unlock2Blame takes the wait stack while it holds l.
 	{define: "BLAME", fn: "unlock2Blame"},
 }
