@@ -20,10 +20,10 @@ import (
 // so the checks that repeat another's coverage at more cost are -long: lock
 // ranking, the unoptimized link (runtime/wait-nosplit disassembles an
 // unoptimized build too), and the stress on 386 and s390x (the fallback
-// Xchg8, which the go1.27.3 series does not add; ppc64 is the big-endian
+// Xchg8, which the go1.27 series does not add; ppc64 is the big-endian
 // run of the default).
 var spinbitSteps = []step{
-	{name: "toolchain/version", core: true, run: versionNames},
+	{name: "toolchain/version", core: true, run: versionChecks},
 	{name: "runtime/test-short-nospinbit", core: true, slow: true, limit: 40 * time.Minute, run: goTest("nospinbitmutex", "-short", "runtime", "sync", "internal/runtime/atomic")},
 	{name: "runtime/lockrank-spinbit", long: true, limit: 30 * time.Minute, run: goTest("staticlockranking,spinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
 	// With the experiment off, lock ranking checks upstream's lock2 and
