@@ -26,8 +26,8 @@ var spinbitSteps = []step{
 	{name: "toolchain/version", core: true, run: versionChecks},
 	{name: "runtime/test-short-nospinbit", core: true, slow: true, limit: 40 * time.Minute, run: goTest("nospinbitmutex", "-short", "runtime", "sync", "internal/runtime/atomic")},
 	{name: "runtime/lockrank-spinbit", long: true, limit: 30 * time.Minute, run: goTest("staticlockranking,spinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
-	// With the experiment off, lock ranking checks upstream's lock2 and
-	// unlock2 as patch 0006 moved them, which runtime/test-short-nospinbit
+	// With the experiment off, lock ranking checks the tristate lock2 and
+	// unlock2 that the series brings back, which runtime/test-short-nospinbit
 	// runs without it: a -long step, to keep the default run in budget.
 	{name: "runtime/lockrank-nospinbit", long: true, limit: 30 * time.Minute, run: goTest("staticlockranking,nospinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
 	// The mutex tests, and each RuntimeMutex benchmark for a few

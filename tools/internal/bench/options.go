@@ -162,7 +162,7 @@ nospinbit (the fork with GOEXPERIMENT=nospinbitmutex), go1.24 (go1.24.13),
 go1.27 (go1.27.4, the current upstream release).
 
 With -runtime it runs instead the runtime package's own mutex benchmarks
-(BenchmarkRuntimeMutex*, patch 0008), built by each toolchain from its own
+(BenchmarkRuntimeMutex*, which the series adds), built by each toolchain from its own
 GOROOT: by default spinbit against nospinbit, and go1.24 and go1.27 too if
 their runtimes had them (they do not: the patch series adds them, so the
 releases are left out, saying so). Its output folders are

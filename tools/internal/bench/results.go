@@ -290,7 +290,7 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 	}
 	if p.Runtime != nil {
 		b.WriteString("## The runtime's own mutex benchmarks: the fork against its experiment off\n\n")
-		fmt.Fprintf(&b, "From [%s/runtime/pooled/](%s/runtime/pooled/README.md), pool %s of %s; %d samples per median. The experiment off is the tristate mutex of go1.23 and earlier.\n\n", rel, rel, p.Runtime.Name, pooledRuns(*p.Runtime), p.Runtime.Count)
+		fmt.Fprintf(&b, "From [%s/runtime/pooled/](%s/runtime/pooled/README.md), pool %s of %s; %d samples per median. The experiment off is the tristate mutex the series brings back: go1.23's in the go1.23.12 series, go1.24.13's in the go1.27 series.\n\n", rel, rel, p.Runtime.Name, pooledRuns(*p.Runtime), p.Runtime.Count)
 		b.WriteString("| metric | benchmark | experiment off | fork | change | p |\n|---|---|---|---|---|---|\n")
 		for _, m := range runtimeMetrics {
 			for _, r := range rowsOf(p.RuntimeVsNoSpin, m.unit) {

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -263,5 +265,48 @@ func TestResultsFileIsCurrent(t *testing.T) {
 	}
 	if string(committed) != page {
 		t.Errorf("%s is not what the published pool gives: run ./bench.bash -results", ResultsFile)
+	}
+}
+
+// -results -base R writes RESULTS.md from R's published pool even after
+// bases/R is gone, as when the series moved to a later point release and
+// has published nothing yet; a release with no published pool is an error
+// that says how to publish one.
+func TestResultsOfARemovedBase(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"bench", "tools"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	addBase(t, root, "go1.27.4")
+	pool := writePool(t, []string{"upstream", "spinbit", "go1.24", "go1.27"}, map[string]string{
+		"spinbit-vs-upstream.txt": poolVsUpstream,
+		"spinbit-vs-go1.24.txt":   poolVsGo124,
+		"spinbit-vs-go1.27.txt":   poolVsGo127,
+	})
+	dst := filepath.Join(root, filepath.FromSlash(BaseReportDir("go1.27.3")), "pooled")
+	if err := os.MkdirAll(filepath.Dir(dst), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(pool, dst); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) error {
+		o, err := ParseFlags(append(args, "-root", root), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Run(context.Background(), o, io.Discard)
+	}
+	if err := run("-results", "-base", "go1.27.3"); err != nil {
+		t.Fatalf("-results -base go1.27.3 with its pool published and its base gone: %v", err)
+	}
+	page, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ResultsFile)))
+	if err != nil || !strings.Contains(string(page), "## The fork against go1.27.3\n") {
+		t.Errorf("RESULTS.md = %q, %v; want the go1.27.3 pool's page", page, err)
+	}
+	if err := run("-results", "-base", "go1.27.9"); err == nil || !strings.Contains(err.Error(), "./bench.bash -publish") {
+		t.Errorf("-results -base go1.27.9, which has no pool: %v, want an error saying how to publish one", err)
 	}
 }

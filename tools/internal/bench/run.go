@@ -27,7 +27,10 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "drew the plots of %s again from its tables\n", o.Replot)
 		return nil
 	}
-	if o.Bundle != "" || !(o.Publish != "" || o.Report != "" || len(o.Pool) > 0) {
+	// -results -base R reads only R's published pool, which outlives the
+	// base: a series that moved to a later point release keeps its last
+	// results until the new base publishes its own.
+	if o.Bundle != "" || !(o.Publish != "" || o.Report != "" || len(o.Pool) > 0 || o.Results && o.Base != "") {
 		if err := resolveBase(root, &o); err != nil {
 			return err
 		}
