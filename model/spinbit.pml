@@ -1212,6 +1212,14 @@ wake:
 	atomic {        /* go semawakeup: `if atomic.Xadd(&mp.waitsema, 1) == 1` */
 		assert(phase[wakee] == 2 || handed[wakee]);    /* woken only after being taken off the stack or out of the queue */
 		waitsema[wakee]++;
+#ifdef MUTANT_SEMA_BINARY
+		/* mutant: the semaphore holds one wakeup, as Windows' auto-reset
+		 * event did: a second wakeup before the M takes the first is lost */
+		if
+		:: waitsema[wakee] > 1 -> waitsema[wakee] = 1
+		:: else -> skip
+		fi
+#endif
 		/* A waker's wakeup and then a hand-off's can both reach an M
 		 * before it takes either: an M that joined the claim queue
 		 * while on the stack, taken off it by unlock2Wake and then

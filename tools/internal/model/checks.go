@@ -95,6 +95,7 @@ func Suite(on ...string) []Check {
 		mutant("LINK_LATE", "assertion violated (phase[me]==2)", "the push publishes the M before writing its link", "NACQ=1"),
 		mutant("SPIN_LATE", lost, "the sleeper clears mutexSpinning after its push, not in it", "NOTIMEOUT", "NACQ=1"),
 		mutant("SEMA_NOCOUNT", lost, "the semaphore loses a wakeup given before the sleep", "NOTIMEOUT", "NACQ=1"),
+		mutant("SEMA_BINARY", lost, "the semaphore holds one wakeup, as Windows' auto-reset event did: a waker's wakeup and then a hand-off's reach an M before it sleeps", "NACQ=1"),
 		mutant("WIDE_SWAP", "((key&256)!=0)==", "the release swaps 16 bits and clobbers mutexSpinning", "NACQ=1"),
 		mutant("LEAVE_NO_WAIT", "assertion violated (((((key==0)&&", "mutexLeaveStack, not finding its M, returns without taking the wakeup", "NACQ=1"),
 		mutant("LEAVE_NO_LOCK", "assertion violated (((key&512)!=0)==(stackOwner!=0))", "mutexLeaveStack unlinks its M without taking mutexStackLocked", "NACQ=1"),
