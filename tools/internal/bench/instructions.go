@@ -137,7 +137,12 @@ func callgrindRun(ctx context.Context, p *prepared, o Options, name string, iter
 	cmd.Dir = p.PkgDir
 	// callgrind fails an assertion on the signals of asynchronous
 	// preemption (valgrind 3.19); a benchmark at GOMAXPROCS 1 needs none.
-	cmd.Env = append(runEnv(os.Environ()), "GODEBUG=asyncpreemptoff=1")
+	// And valgrind's CPUID reports RDTSCP even on a host without it, whose
+	// instruction it then cannot translate: Go's cputicks reads the clock
+	// with RDTSCP when CPUID says so, and a contended lock2 that times its
+	// wait dies of SIGILL. cpu.rdtscp=off, which every Go here knows, makes
+	// it use RDTSC.
+	cmd.Env = append(runEnv(os.Environ()), "GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off")
 	var tail tailBuffer
 	cmd.Stdout, cmd.Stderr = &tail, &tail
 	if err := cmd.Run(); err != nil {
