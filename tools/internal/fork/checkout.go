@@ -88,7 +88,9 @@ var ErrOtherBase = errors.New("no series of this base at that commit")
 // holds it: bases/<Base>/patches, or, at a commit from before the
 // repository had bases, the top-level patches/ if the top-level UPSTREAM
 // there pins the base's release. When the clone does not have rev, the
-// error wraps ErrNoCommit.
+// error wraps ErrNoCommit. A patch that changes VERSION alone is left
+// out: series from before Layout named the toolchain (NamedTag) did so in
+// a patch, which no longer applies after the named commit.
 func (r Repo) SeriesAt(rev string) (Series, error) {
 	if _, err := revParse(r.Root, rev); err != nil {
 		return nil, fmt.Errorf("%s: %w", rev, ErrNoCommit)
@@ -124,10 +126,27 @@ func (r Repo) SeriesAt(rev string) (Series, error) {
 		if err != nil {
 			return nil, err
 		}
+		if files := patchFiles(text); len(files) == 1 && files[0] == "VERSION" {
+			continue
+		}
 		s[name] = []byte(text)
 	}
 	if len(s) == 0 {
 		return nil, fmt.Errorf("%s:%s holds no patches", rev, dir)
 	}
 	return s, nil
+}
+
+// patchFiles returns the files a patch in git's format changes, from its
+// "diff --git a/X b/X" lines.
+func patchFiles(patch string) []string {
+	var files []string
+	for _, line := range strings.Split(patch, "\n") {
+		if rest, ok := strings.CutPrefix(line, "diff --git a/"); ok {
+			if a, _, ok := strings.Cut(rest, " b/"); ok {
+				files = append(files, a)
+			}
+		}
+	}
+	return files
 }

@@ -62,6 +62,9 @@ func TestSeriesAt(t *testing.T) {
 	}
 	commitFile(t, dir, "bases/go1.23.12/patches/0001-a-first.patch", "one, changed\n", "change it")
 	commitFile(t, dir, "bases/go1.23.12/patches/0002-a-second.patch", "two\n", "second patch")
+	// A naming patch of the series before the layout named the toolchain.
+	naming := "Subject: [PATCH] all: name the toolchain\n---\n VERSION | 2 +-\n\ndiff --git a/VERSION b/VERSION\n--- a/VERSION\n+++ b/VERSION\n@@ -1 +1 @@\n-go1.23.12\n+go1.23.12-spinbit\n"
+	commitFile(t, dir, "bases/go1.23.12/patches/0000-all-name-the-toolchain.patch", naming, "naming patch")
 
 	r := Repo{Root: dir, Base: "go1.23.12"}
 	s, err := r.SeriesAt(first)
