@@ -16,7 +16,7 @@ import (
 // and a half per base from cold on 2 cores; a runtime that loses a
 // wakeup hangs and fails at the runs' limits, in about five.
 var wineSteps = []step{
-	{name: wineStep, core: true, slow: true, run: windowsWine},
+	{name: wineStep, slow: true, run: windowsWine},
 }
 
 const wineStep = "windows/wine"
