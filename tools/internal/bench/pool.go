@@ -64,7 +64,7 @@ type changedFunc func(a, b string, paths ...string) ([]string, error)
 // counted), each reproducible from its commit, of the same suite, mode,
 // benchmarks, benchtime, GOMAXPROCS values and toolchains, on the same
 // host, and from commits that agree in every file that decides what a run
-// measures (measuredPaths).
+// measures (poolPaths).
 func poolable(recs []Record, changed changedFunc) error {
 	if len(recs) == 0 {
 		return fmt.Errorf("-pool needs at least one run; give the folders separated by commas")
@@ -116,13 +116,13 @@ func poolable(recs []Record, changed changedFunc) error {
 		if r.Provenance.Commit == first.Provenance.Commit {
 			continue
 		}
-		files, err := changed(first.Provenance.Commit, r.Provenance.Commit, measuredPaths(first.ForkBase())...)
+		files, err := changed(first.Provenance.Commit, r.Provenance.Commit, poolPaths(first.ForkBase())...)
 		if err != nil {
 			return fmt.Errorf("comparing commits %s (%s) and %s (%s): %v", first.Provenance.Commit, first.Name, r.Provenance.Commit, r.Name, err)
 		}
 		if len(files) > 0 {
-			return fmt.Errorf("%s (commit %s) and %s (commit %s) measured different code: the commits differ in %s; pool only runs of commits that agree in bases/%s/, make.bash, bench.bash, tools/ and bench/",
-				first.Name, first.Provenance.Commit, r.Name, r.Provenance.Commit, strings.Join(files, ", "), first.ForkBase())
+			return fmt.Errorf("%s (commit %s) and %s (commit %s) measured different code: the commits differ in %s; pool only runs of commits that agree in %s (make the runs again from one commit, or from commits that change none of these)",
+				first.Name, first.Provenance.Commit, r.Name, r.Provenance.Commit, strings.Join(files, ", "), poolPathsText(first.ForkBase()))
 		}
 	}
 	return nil

@@ -4,12 +4,15 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"go-spinbit.dev/tools/internal/fork"
 )
 
 // rawRun is go test -bench output of one repetition with two results.
@@ -205,6 +208,75 @@ func TestPublishPooled(t *testing.T) {
 	for _, want := range []string{"pooled (./bench.bash -pool) from 2 runs", "./bench.bash    # 2 times", "./bench.bash -pool bench/results/run1,bench/results/run2"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("pooled report page lacks %q", want)
+		}
+	}
+}
+
+// Runs of commits that differ only in what changes no number (docs, the
+// tools' other packages, this package's tables) pool; runs of commits that
+// differ in what a run measures do not, and the error names the files.
+func TestPoolableAcrossCommits(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	commit := func(files map[string]string) string {
+		t.Helper()
+		for name, text := range files {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			os.MkdirAll(filepath.Dir(p), 0o777)
+			if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}
+		git("add", "-A")
+		git("commit", "-q", "-m", "c")
+		return git("rev-parse", "HEAD")
+	}
+	git("init", "-q")
+	first := commit(map[string]string{
+		"bases/go1.27.3/patches/0001-runtime.patch": "a", "bench/chan_test.go": "a", "bench/README.md": "a",
+		"tools/internal/bench/execute.go": "a", "tools/internal/bench/tables.go": "a", "tools/cmd/fork/steps.go": "a", "README.md": "a",
+	})
+	docs := commit(map[string]string{"bench/README.md": "b", "README.md": "b", "tools/internal/bench/tables.go": "b", "tools/cmd/fork/steps.go": "b", "bench/report/go1.27.3/run.json": "b"})
+	measuring := commit(map[string]string{"tools/internal/bench/execute.go": "c", "bench/chan_test.go": "c"})
+	patches := commit(map[string]string{"bases/go1.27.3/patches/0001-runtime.patch": "d"})
+
+	repo := fork.Repo{Root: dir}
+	t0 := time.Date(2026, 11, 25, 20, 27, 0, 0, time.UTC)
+	runs := func(a, b string) []Record {
+		return []Record{poolRecord("run1", a, 10, t0), poolRecord("run2", b, 10, t0.Add(24*time.Hour))}
+	}
+	if err := poolable(runs(first, docs), repo.ChangedBetween); err != nil {
+		t.Errorf("commits that differ in docs and in code that measures nothing: %v", err)
+	}
+	err := poolable(runs(docs, measuring), repo.ChangedBetween)
+	if err == nil || !strings.Contains(err.Error(), "differ in bench/chan_test.go, tools/internal/bench/execute.go;") {
+		t.Errorf("commits that differ in the workloads and the runner: error = %v, want one naming both files", err)
+	}
+	err = poolable(runs(measuring, patches), repo.ChangedBetween)
+	if err == nil || !strings.Contains(err.Error(), "differ in bases/go1.27.3/patches/0001-runtime.patch;") {
+		t.Errorf("commits that differ in the base's patches: error = %v, want one naming the patch", err)
+	}
+}
+
+// Every file measuringFiles names exists: a file renamed away would leave
+// its changes out of the pooling check.
+func TestMeasuringFilesExist(t *testing.T) {
+	for _, f := range measuringFiles {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("measuringFiles names %s: %v", f, err)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"strings"
 
 	"go-spinbit.dev/tools/internal/fork"
@@ -26,6 +27,32 @@ type Provenance struct {
 // Publish rewrites.
 func measuredPaths(base string) []string {
 	return []string{fork.BasesDir + "/" + base, "make.bash", "bench.bash", "tools", "bench", ":(exclude)bench/report", ":(exclude)bench/*.md"}
+}
+
+// measuringFiles are the files of this package that change the numbers a
+// run records: how the test binaries are built (build.go, env.go, and
+// bundle.go for a bundle), and how they are run (execute.go, runner.sh).
+// The rest of the package reads, tables and draws what the runs wrote,
+// which Pool does again from the raw output.
+var measuringFiles = []string{"build.go", "env.go", "bundle.go", "execute.go", "runner.sh"}
+
+// poolPaths are the parts of the repository in which the commits of runs
+// that pool must agree: what the runs measured, which is the base's
+// patches and pin, bench/'s workloads and helpers, and measuringFiles.
+// It is narrower than measuredPaths, which decides whether a run's tree
+// was clean: runs made in different sessions, days apart, come from
+// commits that differ in docs and tools that change no number.
+func poolPaths(base string) []string {
+	paths := []string{fork.BasesDir + "/" + base, "bench", ":(exclude)bench/report", ":(exclude)bench/*.md"}
+	for _, f := range measuringFiles {
+		paths = append(paths, "tools/internal/bench/"+f)
+	}
+	return paths
+}
+
+// poolPathsText says in words what poolPaths holds.
+func poolPathsText(base string) string {
+	return fmt.Sprintf("%s/%s/, bench/ (its docs and report aside) and tools/internal/bench/{%s}", fork.BasesDir, base, strings.Join(measuringFiles, ","))
 }
 
 // Clean reports whether the run can be reproduced from its commit.
