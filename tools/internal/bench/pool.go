@@ -236,7 +236,7 @@ func pooledRecord(name string, recs []Record) Record {
 		if d, err := time.ParseDuration(x.Elapsed); err == nil {
 			elapsed += d
 		}
-		r.Pooled = append(r.Pooled, PooledRun{Name: x.Name, Commit: x.Provenance.Commit, Start: x.Start, Count: x.Count})
+		r.Pooled = append(r.Pooled, PooledRun{Name: x.Name, Commit: x.Provenance.Commit, Start: x.Start, Count: x.Count, Boot: x.Boot})
 	}
 	r.Elapsed = elapsed.String()
 	return r

@@ -176,8 +176,8 @@ func TestPublishPooled(t *testing.T) {
 	}
 	pooled := filepath.Join(root, "pooled-x")
 	finishedRun(t, pooled, func(r *Record) {
-		r.Pooled = []PooledRun{{Name: "run1", Commit: "a3080aa12345", Count: 10}, {Name: "run2", Commit: "a3080aa12345", Count: 10}}
-		r.Count = 20
+		r.Pooled = threeRuns()
+		r.Count = 30
 		// The fork's comparisons, from which Publish writes RESULTS.md.
 		for _, f := range []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt", "spinbit-vs-go1.27.txt"} {
 			r.Tables = append(r.Tables, TableFile{Title: f, File: f})
@@ -194,7 +194,7 @@ func TestPublishPooled(t *testing.T) {
 		t.Fatal(err)
 	}
 	results, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ResultsFile)))
-	if err != nil || !strings.Contains(string(results), "pool pooled-x of 2 runs") {
+	if err != nil || !strings.Contains(string(results), "pool pooled-x of 3 runs") {
 		t.Errorf("%s after publishing a pool: %v\n%s", ResultsFile, err, results)
 	}
 	report := filepath.Join(root, filepath.FromSlash(BaseReportDir("go1.27.3")))
@@ -205,7 +205,7 @@ func TestPublishPooled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"pooled (./bench.bash -pool) from 2 runs", "./bench.bash    # 2 times", "./bench.bash -pool bench/results/run1,bench/results/run2"} {
+	for _, want := range []string{"pooled (./bench.bash -pool) from 3 runs", "./bench.bash    # 3 times", "./bench.bash -pool bench/results/run1,bench/results/run2,bench/results/run3"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("pooled report page lacks %q", want)
 		}

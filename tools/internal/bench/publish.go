@@ -155,6 +155,11 @@ func publishable(rec Record) error {
 	if rec.Incomplete != "" {
 		why = append(why, "it is incomplete ("+rec.Incomplete+")")
 	}
+	if len(rec.Pooled) > 0 {
+		if err := poolTooWeak(rec.Pooled); err != nil {
+			why = append(why, err.Error())
+		}
+	}
 	if slices.Contains(reservedReportNames, rec.Machine) || (rec.Machine != "" && !validMachineName.MatchString(rec.Machine)) {
 		why = append(why, fmt.Sprintf("its machine's name %q would be a folder of %s that is not a machine's; run run.sh again with another -name", rec.Machine, BaseReportDir(rec.ForkBase())))
 	}

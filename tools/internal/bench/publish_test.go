@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -197,5 +198,61 @@ func TestPublishedSingleRunsCarryTheNote(t *testing.T) {
 	}
 	if got := withSingleRunNote("# title\n\n- rest\n", ""); !strings.HasPrefix(got, "# title\n\n> One run.") || !strings.HasSuffix(got, "\n\n- rest\n") {
 		t.Errorf("withSingleRunNote = %q", got)
+	}
+}
+
+// threeRuns are the runs of a pool that may be published: three, each
+// started on another day.
+func threeRuns() []PooledRun {
+	t0 := time.Date(2026, 11, 24, 7, 1, 28, 0, time.UTC)
+	var runs []PooledRun
+	for i, name := range []string{"run1", "run2", "run3"} {
+		runs = append(runs, PooledRun{Name: name, Commit: "a3080aa12345", Count: 10, Start: t0.Add(time.Duration(i) * 24 * time.Hour)})
+	}
+	return runs
+}
+
+// A pool stands as a result only with at least three runs, made on as
+// many boots or days.
+func TestPublishRefusesWeakPools(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		runs func([]PooledRun) []PooledRun
+		want string // "" if the pool may be published
+	}{
+		{"three days", func(r []PooledRun) []PooledRun { return r }, ""},
+		{"two runs", func(r []PooledRun) []PooledRun { return r[:2] }, "it pools 2 runs, and a published pool needs at least 3 full runs, each made on another boot or day; make more runs with ./bench.bash"},
+		{"one run", func(r []PooledRun) []PooledRun { return r[:1] }, "it pools 1 runs"},
+		{"one day", func(r []PooledRun) []PooledRun {
+			for i := range r {
+				r[i].Start = r[0].Start.Add(time.Duration(i) * time.Hour)
+			}
+			return r
+		}, "its 3 runs were made on only 1 boots or days (day 2026-11-24), and a published pool needs runs from at least 3; make another run after a reboot"},
+		{"one boot over three days", func(r []PooledRun) []PooledRun {
+			for i := range r {
+				r[i].Boot = "b1"
+			}
+			return r
+		}, "made on only 1 boots or days (boot b1)"},
+		{"three boots on one day", func(r []PooledRun) []PooledRun {
+			for i := range r {
+				r[i].Start, r[i].Boot = r[0].Start, "b"+strconv.Itoa(i)
+			}
+			return r
+		}, ""},
+		{"two boots and a day", func(r []PooledRun) []PooledRun {
+			r[0].Boot, r[1].Boot = "b1", "b1"
+			return r
+		}, "made on only 2 boots or days (boot b1, day 2026-11-26)"},
+	} {
+		rec := finishedRun(t, filepath.Join(t.TempDir(), "pooled-x"), func(r *Record) { r.Pooled = c.runs(threeRuns()) }, "Select")
+		err := publishable(rec)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: refused: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: error = %v, want one containing %q", c.name, err, c.want)
+		}
 	}
 }

@@ -37,6 +37,7 @@ type Record struct {
 	Machine    string            `json:"machine,omitempty"`    // for the run folder of a bundle: the machine's name
 	GOARCH     string            `json:"goarch,omitempty"`     // and the bundle's GOARCH
 	Incomplete string            `json:"incomplete,omitempty"` // what such a run lacks, if it stopped early
+	Boot       string            `json:"boot,omitempty"`       // the Linux boot ID of the machine that ran it, if known
 }
 
 // interleaveBySlot is Record.Interleave for runs whose test binaries each
@@ -61,6 +62,53 @@ type PooledRun struct {
 	Commit string    `json:"commit"`
 	Start  time.Time `json:"start"`
 	Count  int       `json:"count"`
+	Boot   string    `json:"boot,omitempty"`
+}
+
+// minPoolRuns is how many runs a published pool must join, each made on
+// another boot of the machine or on another day. The speed of a 2-CPU
+// virtual machine differs from boot to boot by more than the differences
+// worth knowing, so a result must rest on more than one machine state.
+const minPoolRuns = 3
+
+// session names what a run shares with the runs made on the same boot:
+// its boot ID, or, for a run that did not record one (a bundle's, or one
+// made before runs recorded it), the UTC day it started.
+func (p PooledRun) session() string {
+	if p.Boot != "" {
+		return "boot " + p.Boot
+	}
+	return "day " + p.Start.UTC().Format("2006-01-02")
+}
+
+// poolTooWeak says why the runs a pool joins cannot stand as a result:
+// fewer than minPoolRuns, or made on fewer boots or days than that.
+func poolTooWeak(runs []PooledRun) error {
+	if len(runs) < minPoolRuns {
+		return fmt.Errorf("it pools %d runs, and a published pool needs at least %d full runs, each made on another boot or day; make more runs with ./bench.bash (after a reboot or on another day) and pool them all with ./bench.bash -pool", len(runs), minPoolRuns)
+	}
+	seen := map[string]bool{}
+	var sessions []string
+	for _, r := range runs {
+		if s := r.session(); !seen[s] {
+			seen[s] = true
+			sessions = append(sessions, s)
+		}
+	}
+	if len(sessions) < minPoolRuns {
+		return fmt.Errorf("its %d runs were made on only %d boots or days (%s), and a published pool needs runs from at least %d; make another run after a reboot or on another day and pool them all with ./bench.bash -pool", len(runs), len(sessions), strings.Join(sessions, ", "), minPoolRuns)
+	}
+	return nil
+}
+
+// bootID returns the Linux boot ID of this machine, or "" where there is
+// none.
+func bootID() string {
+	data, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
 }
 
 // RecordToolchain is one toolchain of a run.
@@ -82,6 +130,7 @@ type runInfo struct {
 	Tables     []TableFile
 	Plots      []string
 	HostCPU    string
+	Boot       string
 	Provenance Provenance
 }
 
@@ -91,7 +140,7 @@ func newRecord(info runInfo) Record {
 		Name: filepath.Base(info.Dir),
 		Mode: o.ModeName(), Suite: info.Suite, Benchtime: o.Benchtime, Count: o.Count, CPUs: o.CPUs, Bench: o.Bench,
 		Start: info.Start.UTC(), Elapsed: info.Elapsed.Round(time.Second).String(), Host: info.HostCPU,
-		Provenance: info.Provenance, Tables: info.Tables, Interleave: interleaveBySlot,
+		Provenance: info.Provenance, Tables: info.Tables, Interleave: interleaveBySlot, Boot: info.Boot,
 	}
 	for _, p := range info.Toolchains {
 		r.Toolchains = append(r.Toolchains, RecordToolchain{Name: p.Name, Version: p.Version, Experiment: p.Experiment, Raw: filepath.Base(p.Raw)})

@@ -258,7 +258,7 @@ func report(ctx context.Context, in reportInput, stdout io.Writer) error {
 	if b := in.Bundle; b != nil {
 		info.Elapsed, info.HostCPU = b.Elapsed, b.Host
 	} else {
-		info.HostCPU = hostCPU(in.Toolchains)
+		info.HostCPU, info.Boot = hostCPU(in.Toolchains), bootID()
 	}
 	rec := newRecord(info)
 	if b := in.Bundle; b != nil {
