@@ -10,7 +10,10 @@
 // what the process did per operation: voluntary and involuntary context
 // switches (vcsw/op, ivcsw/op) and CPU time (cpu-ns/op). The benchmarks
 // that measure how long one acquisition waits also report latency
-// percentiles (p50-ns, p99-ns, max-ns).
+// percentiles (p50-ns, p99-ns, max-ns), and after all results, one line
+// per sample holding its whole latency histogram ("histogram BenchmarkX-N
+// b.N sub=5 max=... counts=bucket:count,..."), from which the tools
+// compute tail latencies over the samples of many runs.
 //
 // The non-test files hold the helpers the benchmarks share; they use only
 // public APIs so that every Go release since 1.23 and the go-spinbit fork

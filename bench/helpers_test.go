@@ -3,6 +3,7 @@ package bench
 import (
 	"math"
 	"runtime/metrics"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -119,5 +120,37 @@ func TestHistQuantile(t *testing.T) {
 	}
 	if _, err := histDelta(after, before); err == nil {
 		t.Errorf("histDelta accepted a histogram whose counts went down")
+	}
+}
+
+// The histogram line holds every non-empty bucket, the largest value and
+// the names the tools match with the result line; tools/internal/bench's
+// TestParseHistogramLine reads this very line.
+func TestHistogramLine(t *testing.T) {
+	var h latencyHist
+	for _, v := range []time.Duration{1, 1, 40, 1000} {
+		h.record(v)
+	}
+	const want = "histogram BenchmarkHandoff-4 1234 sub=5 max=1000 counts=1:2,40:1,190:1"
+	if got := h.line("BenchmarkHandoff-4", 1234); got != want {
+		t.Errorf("line = %q\nwant   %q", got, want)
+	}
+	if got := bucketOf(1000); got != 190 {
+		t.Errorf("bucketOf(1000) = %d, want 190", got)
+	}
+}
+
+// Only the last line kept for one *testing.B is written, in the order the
+// samples first reported.
+func TestSampleLog(t *testing.T) {
+	var l sampleLog
+	b1, b2 := new(testing.B), new(testing.B)
+	l.keep(b1, "histogram A 1")
+	l.keep(b2, "histogram B 1")
+	l.keep(b1, "histogram A 100")
+	var out strings.Builder
+	l.histogramLines(&out)
+	if want := "histogram A 100\nhistogram B 1\n"; out.String() != want {
+		t.Errorf("lines = %q, want %q", out.String(), want)
 	}
 }

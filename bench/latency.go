@@ -1,8 +1,14 @@
 package bench
 
 import (
+	"fmt"
+	"io"
 	"math"
 	"math/bits"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -99,7 +105,8 @@ func quantileBucket(counts []uint64, q float64) int {
 	return len(counts) - 1
 }
 
-// report attaches the latency percentiles to the benchmark result.
+// report attaches the latency percentiles to the benchmark result, and
+// keeps the whole histogram for histogramLines.
 func (h *latencyHist) report(b *testing.B) {
 	if h.n == 0 {
 		return
@@ -107,4 +114,77 @@ func (h *latencyHist) report(b *testing.B) {
 	b.ReportMetric(float64(h.quantile(0.50)), "p50-ns")
 	b.ReportMetric(float64(h.quantile(0.99)), "p99-ns")
 	b.ReportMetric(float64(h.max), "max-ns")
+	samples.keep(b, h.line(benchmarkName(b), b.N))
+}
+
+// benchmarkName is b's name as the testing package prints it in the
+// result line: with -GOMAXPROCS unless that is 1.
+func benchmarkName(b *testing.B) string {
+	if p := runtime.GOMAXPROCS(0); p != 1 {
+		return b.Name() + "-" + strconv.Itoa(p)
+	}
+	return b.Name()
+}
+
+// histogramPrefix starts the line that holds one sample's histogram. The
+// line is neither a result nor a key: value line, so benchstat ignores it.
+const histogramPrefix = "histogram "
+
+// line is h as one line of text: the benchmark's name and b.N as in its
+// result line, subBits, the largest value, and the non-empty buckets as
+// index:count pairs, in order. A histogram of a benchmark's waits has a
+// few hundred non-empty buckets at most, well within the 64 KiB line that
+// benchstat's reader takes.
+func (h *latencyHist) line(name string, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s%s %d sub=%d max=%d counts=", histogramPrefix, name, n, subBits, h.max)
+	first := true
+	for i, c := range h.counts {
+		if c == 0 {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		fmt.Fprintf(&b, "%d:%d", i, c)
+	}
+	return b.String()
+}
+
+// samples keeps the histogram line of each benchmark sample. The testing
+// package calls a benchmark function several times on one *testing.B, b.N
+// growing, and reports the last call's metrics; each -test.count
+// repetition gets a new *testing.B. So the last line kept for a
+// *testing.B is that of the result it printed.
+var samples sampleLog
+
+type sampleLog struct {
+	mu    sync.Mutex
+	order []*testing.B
+	lines map[*testing.B]string
+}
+
+func (l *sampleLog) keep(b *testing.B, line string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.lines == nil {
+		l.lines = map[*testing.B]string{}
+	}
+	if _, ok := l.lines[b]; !ok {
+		l.order = append(l.order, b)
+	}
+	l.lines[b] = line
+}
+
+// histogramLines writes the histogram line of every sample so far, in the
+// order the samples ran. TestMain calls it after the benchmarks have run
+// and printed their results: a line printed while a benchmark runs would
+// land inside its result line.
+func (l *sampleLog) histogramLines(w io.Writer) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, b := range l.order {
+		fmt.Fprintln(w, l.lines[b])
+	}
 }
