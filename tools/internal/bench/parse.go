@@ -15,6 +15,15 @@ type Result struct {
 	Procs  int                // GOMAXPROCS the benchmark ran with
 	Iters  int64              // b.N
 	Values map[string]float64 // unit (ns/op, vcsw/op, p99-ns, ...) to value
+	Hist   *Hist              // the sample's latency histogram, for the benchmarks that print one
+}
+
+// fullName is the result's name as go test prints it.
+func (r Result) fullName() string {
+	if r.Procs == 1 {
+		return "Benchmark" + r.Name
+	}
+	return fmt.Sprintf("Benchmark%s-%d", r.Name, r.Procs)
 }
 
 // Workload is the top-level benchmark a result belongs to: its name up to
@@ -25,9 +34,11 @@ func (r Result) Workload() string {
 }
 
 // ParseOutput reads go test -bench output and returns the result lines in
-// order. Other lines (configuration such as goos:, PASS, log output) are
-// skipped. A line that starts like a result but is malformed is an error,
-// with its line number, because it means the output was garbled.
+// order. A histogram line (Hist) goes with the latest result of its name
+// and iteration count. Other lines (configuration such as goos:, PASS, log
+// output) are skipped. A line that starts like a result or a histogram but
+// is malformed is an error, with its line number, because it means the
+// output was garbled.
 func ParseOutput(r io.Reader) ([]Result, error) {
 	var out []Result
 	sc := bufio.NewScanner(r)
@@ -36,6 +47,12 @@ func ParseOutput(r io.Reader) ([]Result, error) {
 	for sc.Scan() {
 		lineNo++
 		line := sc.Text()
+		if strings.HasPrefix(line, histogramPrefix) {
+			if err := attachHistogram(out, line); err != nil {
+				return nil, fmt.Errorf("line %d: %v: %.100q", lineNo, err, line)
+			}
+			continue
+		}
 		if !strings.HasPrefix(line, "Benchmark") {
 			continue
 		}
@@ -59,6 +76,23 @@ func ParseOutput(r io.Reader) ([]Result, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// attachHistogram gives the histogram of line to the latest result in out
+// of its name and iteration count: bench/ prints the histograms of a test
+// binary's samples after their results.
+func attachHistogram(out []Result, line string) error {
+	name, iters, h, err := parseHistogramLine(line)
+	if err != nil {
+		return err
+	}
+	for i := len(out) - 1; i >= 0; i-- {
+		if r := &out[i]; r.Hist == nil && r.Iters == iters && r.fullName() == name {
+			r.Hist = &h
+			return nil
+		}
+	}
+	return fmt.Errorf("no result of %s with %d iterations comes before this histogram", name, iters)
 }
 
 func parseResult(f []string) (Result, error) {

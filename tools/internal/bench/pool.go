@@ -165,15 +165,22 @@ func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs
 	first := recs[0]
 	var tcs []*prepared
 	results := map[string][]Result{}
+	byRun := map[string][][]Result{}
 	workloads := map[string]bool{}
 	for j, t := range first.Toolchains {
 		p := &prepared{Toolchain: Toolchain{Name: t.Name, Experiment: t.Experiment}, Version: t.Version, Raw: filepath.Join(outDir, t.Raw)}
 		var raw []byte
 		for i, d := range dirs {
-			data, err := os.ReadFile(filepath.Join(d, recs[i].Toolchains[j].Raw))
+			name := filepath.Join(d, recs[i].Toolchains[j].Raw)
+			data, err := os.ReadFile(name)
 			if err != nil {
 				return fmt.Errorf("the record of %s names %s, which cannot be read (%v): was the folder changed after the run?", d, recs[i].Toolchains[j].Raw, err)
 			}
+			rs, err := ParseOutput(bytes.NewReader(data))
+			if err != nil {
+				return fmt.Errorf("parsing %s: %v", name, err)
+			}
+			byRun[t.Name] = append(byRun[t.Name], rs)
 			raw = append(raw, data...)
 		}
 		if err := os.WriteFile(p.Raw, raw, 0o666); err != nil {
@@ -203,6 +210,9 @@ func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs
 	}
 
 	rec.Tables = tables
+	if rec.Tails, err = writeTails(outDir, tableComparisons(tables), byRun); err != nil {
+		return err
+	}
 	for _, p := range plots {
 		rec.Plots = append(rec.Plots, filepath.ToSlash(p))
 	}

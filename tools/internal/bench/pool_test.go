@@ -19,7 +19,8 @@ import (
 func rawRun(nsChan, nsSelect int) string {
 	return "goos: linux\ngoarch: amd64\npkg: go-spinbit.dev/bench\ncpu: Some CPU\n" +
 		"BenchmarkChanContended-4   \t 1000\t " + strconv.Itoa(nsChan) + " ns/op\n" +
-		"BenchmarkSelect-4   \t 1000\t " + strconv.Itoa(nsSelect) + " ns/op\nPASS\n"
+		"BenchmarkSelect-4   \t 1000\t " + strconv.Itoa(nsSelect) + " ns/op\nPASS\n" +
+		"histogram BenchmarkChanContended-4 1000 sub=5 max=" + strconv.Itoa(nsChan) + " counts=1:1,40:999\n"
 }
 
 // poolRecord is the record of a finished full run named name, made from
@@ -129,7 +130,7 @@ func TestPoolInto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Count(string(raw), "BenchmarkChanContended-4"); got != 3 {
+	if got := strings.Count(string(raw), "\nBenchmarkChanContended-4 "); got != 3 {
 		t.Errorf("pooled spinbit.txt has %d ChanContended results, want 3 (1 + 2 repetitions)", got)
 	}
 	if !strings.Contains(string(raw), " 1000 ns/op") || !strings.Contains(string(raw), " 2000 ns/op") {
@@ -157,8 +158,14 @@ func TestPoolInto(t *testing.T) {
 		t.Errorf("pooled record: count %d, start %v, elapsed %s, pooled %+v, commit %s; want 3, %v, 15m30s, run1 and run2 (count 2), aaa",
 			rec.Count, rec.Start, rec.Elapsed, rec.Pooled, rec.Provenance.Commit, t0)
 	}
+	// Each run's histograms are its own in the bootstrap: 2 runs.
+	tails, err := os.ReadFile(filepath.Join(out, tailsFile))
+	if err != nil || rec.Tails != tailsFile || !strings.Contains(string(tails), "| ChanContended-4 | p99 | 2 runs, 3+3 samples |") {
+		t.Errorf("pooled %s (record names %q): %v\n%s", tailsFile, rec.Tails, err, tails)
+	}
 	summary, _ := os.ReadFile(filepath.Join(out, "summary.md"))
-	for _, want := range []string{"pooled (./bench.bash -pool) from 2 runs", "each median is of 3 samples", "run2: commit aaa, started 2026-11-25T20:27:00Z, count 2"} {
+	for _, want := range []string{"pooled (./bench.bash -pool) from 2 runs", "each median is of 3 samples", "run2: commit aaa, started 2026-11-25T20:27:00Z, count 2",
+		"[tails.md](tails.md)"} {
 		if !strings.Contains(string(summary), want) {
 			t.Errorf("summary.md lacks %q", want)
 		}

@@ -53,7 +53,7 @@ func Publish(root, from string, stdout io.Writer) error {
 			}
 		}
 	}
-	for _, f := range append(tableFiles(rec), rec.Plots...) {
+	for _, f := range append(reportTables(rec), rec.Plots...) {
 		if err := copyFile(filepath.Join(from, filepath.FromSlash(f)), filepath.Join(dst, filepath.FromSlash(f))); err != nil {
 			return err
 		}
@@ -204,9 +204,18 @@ func tableFiles(r Record) []string {
 	return out
 }
 
+// reportTables lists the tables of r that Publish copies: benchstat's,
+// and tailsFile if r has one.
+func reportTables(r Record) []string {
+	if r.Tails != "" {
+		return append(tableFiles(r), r.Tails)
+	}
+	return tableFiles(r)
+}
+
 // reportFiles lists what Publish wrote for r, relative to its folder.
 func reportFiles(r Record) []string {
-	return append(append(tableFiles(r), r.Plots...), recordFile, reportIndex)
+	return append(append(reportTables(r), r.Plots...), recordFile, reportIndex)
 }
 
 // copyFile copies a file that a record names.

@@ -38,6 +38,7 @@ type Record struct {
 	GOARCH     string            `json:"goarch,omitempty"`     // and the bundle's GOARCH
 	Incomplete string            `json:"incomplete,omitempty"` // what such a run lacks, if it stopped early
 	Boot       string            `json:"boot,omitempty"`       // the Linux boot ID of the machine that ran it, if known
+	Tails      string            `json:"tails,omitempty"`      // tailsFile, if its benchmarks printed histograms
 }
 
 // interleaveBySlot is Record.Interleave for runs whose test binaries each
@@ -128,6 +129,7 @@ type runInfo struct {
 	Elapsed    time.Duration
 	Toolchains []*prepared
 	Tables     []TableFile
+	Tails      string
 	Plots      []string
 	HostCPU    string
 	Boot       string
@@ -140,7 +142,7 @@ func newRecord(info runInfo) Record {
 		Name: filepath.Base(info.Dir),
 		Mode: o.ModeName(), Suite: info.Suite, Benchtime: o.Benchtime, Count: o.Count, CPUs: o.CPUs, Bench: o.Bench,
 		Start: info.Start.UTC(), Elapsed: info.Elapsed.Round(time.Second).String(), Host: info.HostCPU,
-		Provenance: info.Provenance, Tables: info.Tables, Interleave: interleaveBySlot, Boot: info.Boot,
+		Provenance: info.Provenance, Tables: info.Tables, Interleave: interleaveBySlot, Boot: info.Boot, Tails: info.Tails,
 	}
 	for _, p := range info.Toolchains {
 		r.Toolchains = append(r.Toolchains, RecordToolchain{Name: p.Name, Version: p.Version, Experiment: p.Experiment, Raw: filepath.Base(p.Raw)})
@@ -193,7 +195,7 @@ func ReadRecord(dir string) (Record, error) {
 	}
 	// Publish removes and copies the files a record names, so each must
 	// stay inside the folder, as every file a run writes does.
-	for _, f := range append(tableFiles(r), r.Plots...) {
+	for _, f := range append(reportTables(r), r.Plots...) {
 		if !filepath.IsLocal(filepath.FromSlash(f)) {
 			return r, fmt.Errorf("%s names %q, which is not a file inside %s; it was not written by ./bench.bash, or was edited", filepath.Join(dir, recordFile), f, dir)
 		}

@@ -194,6 +194,9 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 		}
 	}
 
+	if r.Tails != "" {
+		fmt.Fprintf(&b, "## Tail latency\n\n[%s](%s): p99, p99.9 and max of every wait of every sample taken together, for each comparison, with bootstrap intervals of the change; a row whose interval holds zero is marked `~`.\n\n", r.Tails, r.Tails)
+	}
 	b.WriteString("## Plots\n\nOne per workload, against GOMAXPROCS, one line per toolchain: time per op, CPU time per op, context switches per op, and where measured p99 latency, the longest wait and the longest gap. Each names its commit, machine and run or pool under its title.\n\n")
 	plots := append([]string(nil), r.Plots...)
 	sort.Strings(plots)
@@ -253,8 +256,16 @@ func report(ctx context.Context, in reportInput, stdout io.Writer) error {
 		return err
 	}
 	tcNames := toolchainNames(in.Toolchains)
+	oneRun := map[string][][]Result{}
+	for name, rs := range in.Results {
+		oneRun[name] = [][]Result{rs}
+	}
+	tails, err := writeTails(outDir, tableComparisons(tables), oneRun)
+	if err != nil {
+		return err
+	}
 	info := runInfo{Dir: outDir, Options: in.Options, Suite: in.Suite.Name, Start: in.Start, Elapsed: time.Since(in.Start),
-		Toolchains: in.Toolchains, Tables: tables, Plots: plots, Provenance: in.Provenance}
+		Toolchains: in.Toolchains, Tables: tables, Tails: tails, Plots: plots, Provenance: in.Provenance}
 	if b := in.Bundle; b != nil {
 		info.Elapsed, info.HostCPU = b.Elapsed, b.Host
 	} else {

@@ -28,6 +28,18 @@ func (c Comparison) File() string { return c.New + "-vs-" + c.Base + ".txt" }
 
 func (c Comparison) String() string { return c.New + " vs " + c.Base }
 
+// tableComparisons are the two-toolchain comparisons among tables, base
+// first, in order: those of the tables a run wrote.
+func tableComparisons(tables []TableFile) []Comparison {
+	var out []Comparison
+	for _, t := range tables {
+		if len(t.Columns) == 2 {
+			out = append(out, Comparison{Base: t.Columns[0], New: t.Columns[1]})
+		}
+	}
+	return out
+}
+
 // wantedComparisons are the comparisons a run writes when it has both
 // toolchains: the fork against its base, the next release and the current
 // one, the fork's fallback path against the base (it should match), and
