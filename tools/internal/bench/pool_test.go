@@ -165,7 +165,7 @@ func TestPoolInto(t *testing.T) {
 	}
 	summary, _ := os.ReadFile(filepath.Join(out, "summary.md"))
 	for _, want := range []string{"pooled (./bench.bash -pool) from 2 runs", "each median is of 3 samples", "run2: commit aaa, started 2026-11-25T20:27:00Z, count 2",
-		"[tails.md](tails.md)"} {
+		"Behind each row: 2 runs, 3 samples of each toolchain", "[tails.md](tails.md)"} {
 		if !strings.Contains(string(summary), want) {
 			t.Errorf("summary.md lacks %q", want)
 		}

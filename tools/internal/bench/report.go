@@ -180,6 +180,7 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 	b.WriteString("\n")
 
 	b.WriteString("## Benchstat tables\n\n")
+	fmt.Fprintf(&b, "Behind each row: %s, %d samples of each toolchain (a row's n= counts those that have its result).\n\n", plural(max(len(r.Pooled), 1), "run"), r.Count)
 	b.WriteString("Each file holds one table per metric: sec/op, cpu-sec/op (CPU time), vcsw/op and ivcsw/op (voluntary and involuntary context switches), B/op and allocs/op, for the latency workloads p50, p99 and max, and for Select max-gap, the longest time one goroutine took for 64 ops in a row (benchstat shows those -ns metrics as -sec). The time-per-op table is repeated here.\n\n")
 	for _, t := range r.Tables {
 		fmt.Fprintf(&b, "### %s\n\n[%s](%s)\n\n", t.Title, t.File, t.File)

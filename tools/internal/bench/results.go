@@ -20,6 +20,7 @@ type benchRow struct {
 	Base, New string // the medians, with benchstat's units
 	Delta     string // "+12.34%", or "~" when the difference is not significant
 	P         string // the p-value, such as "0.012"
+	N         string // the samples of each, "10", or "10+9" when they differ
 }
 
 // Significant reports whether benchstat found a difference.
@@ -49,7 +50,7 @@ func (r benchRow) Workload() string {
 	return r.Name
 }
 
-var benchRowRE = regexp.MustCompile(`^(\S+)\s+(\S+)\s+±\s*\S+\s+(\S+)\s+±\s*\S+\s+(~|[+-][0-9.]+%)\s+\(p=([0-9.]+) n=[0-9]+\)`)
+var benchRowRE = regexp.MustCompile(`^(\S+)\s+(\S+)\s+±\s*\S+\s+(\S+)\s+±\s*\S+\s+(~|[+-][0-9.]+%)\s+\(p=([0-9.]+) n=([0-9]+(?:\+[0-9]+)?)\)`)
 
 // parseRows reads the rows of a two-column benchstat comparison table.
 func parseRows(t Table) []benchRow {
@@ -59,7 +60,7 @@ func parseRows(t Table) []benchRow {
 		if m == nil {
 			continue
 		}
-		rows = append(rows, benchRow{Name: m[1], Base: withSeconds(m[2], t.Unit), New: withSeconds(m[3], t.Unit), Delta: m[4], P: m[5]})
+		rows = append(rows, benchRow{Name: m[1], Base: withSeconds(m[2], t.Unit), New: withSeconds(m[3], t.Unit), Delta: m[4], P: m[5], N: m[6]})
 	}
 	return rows
 }
@@ -236,7 +237,7 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 	fmt.Fprintf(&b, "Written by `./bench.bash -results -base %s` from the published pool of the fork on %s in\n[%s/pooled/](%s/pooled/README.md); do not edit.\n\n", base, base, rel, rel)
 	fmt.Fprintf(&b, "- pool %s of %d runs: %s\n", rec.Name, len(rec.Pooled), pooledRuns(rec))
 	fmt.Fprintf(&b, "- host: %s\n", rec.Host)
-	fmt.Fprintf(&b, "- %d samples per median; benchtime %s; GOMAXPROCS %s\n", rec.Count, rec.Benchtime, joinInts(rec.CPUs))
+	fmt.Fprintf(&b, "- %d samples per median (%s); benchtime %s; GOMAXPROCS %s\n", rec.Count, plural(len(rec.Pooled), "run"), rec.Benchtime, joinInts(rec.CPUs))
 	var tcs []string
 	for _, t := range rec.Toolchains {
 		d := t.Name + " = " + t.Version
@@ -246,7 +247,10 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 		tcs = append(tcs, d)
 	}
 	fmt.Fprintf(&b, "- toolchains: %s\n\n", strings.Join(tcs, ", "))
-	b.WriteString("Only differences benchstat finds significant (p < 0.05) are listed; every\nother result is `~`. The targets are those of [README.md](README.md#targets).\n\n")
+	if len(rec.Pooled) < minPoolRuns {
+		fmt.Fprintf(&b, "**Provisional: this pool joins %s, and a result needs at least %d, each made on another boot or day ([README.md](README.md#pooling-runs)). The next run of the same code may not repeat these verdicts.**\n\n", plural(len(rec.Pooled), "run"), minPoolRuns)
+	}
+	b.WriteString("Only differences benchstat finds significant (p < 0.05) are listed; every\nother result is `~`. The targets are those of [README.md](README.md#targets).\nThe last column says how many runs, and how many samples of each\ntoolchain, stand behind the row (two numbers when the samples differ).\n\n")
 
 	b.WriteString("## Targets missed\n\n")
 	misses, err := targetMisses(p)
@@ -270,18 +274,18 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 	sections := []peer{{Name: "upstream", Release: recordedRelease(rec, "upstream"), Vs: p.VsUpstream}}
 	for _, c := range append(sections, p.Peers...) {
 		fmt.Fprintf(&b, "## The fork against %s\n\n", c.Release)
-		fmt.Fprintf(&b, "| metric | benchmark | %s | fork | change | p |\n|---|---|---|---|---|---|\n", c.Release)
+		fmt.Fprintf(&b, "| metric | benchmark | %s | fork | change | p | runs, samples |\n|---|---|---|---|---|---|---|\n", c.Release)
 		n := 0
 		for _, m := range resultMetrics {
 			for _, r := range rowsOf(c.Vs, m.unit) {
 				if r.Significant() {
-					fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", m.title, r.Name, r.Base, r.New, r.Delta, r.P)
+					fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", m.title, r.Name, r.Base, r.New, r.Delta, r.P, rowSamples(rec, r))
 					n++
 				}
 			}
 		}
 		if n == 0 {
-			b.WriteString("| (none) | | | | | |\n")
+			b.WriteString("| (none) | | | | | | |\n")
 		}
 		b.WriteString("\n")
 	}
@@ -291,17 +295,23 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 	if p.Runtime != nil {
 		b.WriteString("## The runtime's own mutex benchmarks: the fork against its experiment off\n\n")
 		fmt.Fprintf(&b, "From [%s/runtime/pooled/](%s/runtime/pooled/README.md), pool %s of %s; %d samples per median. The experiment off is the tristate mutex the series brings back: go1.23's in the go1.23.12 series, go1.24.13's in the go1.27 series.\n\n", rel, rel, p.Runtime.Name, pooledRuns(*p.Runtime), p.Runtime.Count)
-		b.WriteString("| metric | benchmark | experiment off | fork | change | p |\n|---|---|---|---|---|---|\n")
+		b.WriteString("| metric | benchmark | experiment off | fork | change | p | runs, samples |\n|---|---|---|---|---|---|---|\n")
 		for _, m := range runtimeMetrics {
 			for _, r := range rowsOf(p.RuntimeVsNoSpin, m.unit) {
 				if r.Significant() {
-					fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", m.title, r.Name, r.Base, r.New, r.Delta, r.P)
+					fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", m.title, r.Name, r.Base, r.New, r.Delta, r.P, rowSamples(*p.Runtime, r))
 				}
 			}
 		}
 		b.WriteString("\n")
 	}
 	return b.String(), nil
+}
+
+// rowSamples says what stands behind a row of the pool rec: its runs and
+// each toolchain's samples.
+func rowSamples(rec Record, r benchRow) string {
+	return fmt.Sprintf("%s, %s samples", plural(len(rec.Pooled), "run"), r.N)
 }
 
 // peerReleases names the releases of peers, as in "go1.24.13 and go1.27.3".

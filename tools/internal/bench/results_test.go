@@ -22,9 +22,10 @@ func TestParseRows(t *testing.T) {
 		"Select-32          768.0n ±  8%    653.9n ± 13%  -14.86% (p=0.038 n=20)",
 		"Select             367.4n ±  6%    360.2n ±  8%        ~ (p=0.738 n=20)",
 		"Select-16            0.000 ±  0%       0.000 ±  0%       ~ (p=1.000 n=20) ¹",
+		"Select-8           500.0n ±  8%    400.0n ± 13%  -20.00% (p=0.010 n=10+9)",
 	))
-	if len(rows) != 3 {
-		t.Fatalf("parsed %d rows, want 3: %+v", len(rows), rows)
+	if len(rows) != 4 {
+		t.Fatalf("parsed %d rows, want 4: %+v", len(rows), rows)
 	}
 	r := rows[0]
 	if r.Name != "Select-32" || r.Base != "768.0ns" || r.New != "653.9ns" || !r.Significant() || r.Percent() != -14.86 || r.P != "0.038" {
@@ -32,6 +33,9 @@ func TestParseRows(t *testing.T) {
 	}
 	if r.Workload() != "Select" || r.Procs() != 32 {
 		t.Errorf("row 0: workload %q procs %d", r.Workload(), r.Procs())
+	}
+	if r.N != "20" || rows[3].N != "10+9" || rows[3].Name != "Select-8" {
+		t.Errorf("samples of rows 0 and 3: %q, %+v; want 20 and a row of Select-8 with 10+9", r.N, rows[3])
 	}
 	if rows[1].Significant() || rows[1].Procs() != 1 || rows[1].Workload() != "Select" {
 		t.Errorf("row 1 = %+v", rows[1])
@@ -179,9 +183,10 @@ func TestResultsPage(t *testing.T) {
 		}, []string{
 			"- toolchains: upstream = go1.23.12, spinbit = go1.27.3-spinbit, go1.24 = go1.24.13, go1.27 = go1.27.3\n",
 			"- throughput within 3% of the better peer: Select-16, 690.0ns against go1.27.3's 300.0ns (+130.00%, p=0.000)\n",
-			"## The fork against go1.23.12\n\n| metric | benchmark | go1.23.12 | fork | change | p |\n|---|---|---|---|---|---|\n| longest wait | Capture-8 | 10.0ms | 12.0ms | +20.00% | 0.010 |\n",
-			"## The fork against go1.24.13\n\n| metric | benchmark | go1.24.13 | fork | change | p |\n|---|---|---|---|---|---|\n| time per op | Select-16 | 400.0ns | 690.0ns | +72.50% | 0.000 |\n\n" +
-				"## The fork against go1.27.3\n\n| metric | benchmark | go1.27.3 | fork | change | p |\n|---|---|---|---|---|---|\n| time per op | Select-16 | 300.0ns | 690.0ns | +130.00% | 0.000 |\n",
+			"## The fork against go1.23.12\n\n| metric | benchmark | go1.23.12 | fork | change | p | runs, samples |\n|---|---|---|---|---|---|---|\n| longest wait | Capture-8 | 10.0ms | 12.0ms | +20.00% | 0.010 | 1 run, 20 samples |\n",
+			"## The fork against go1.24.13\n\n| metric | benchmark | go1.24.13 | fork | change | p | runs, samples |\n|---|---|---|---|---|---|---|\n| time per op | Select-16 | 400.0ns | 690.0ns | +72.50% | 0.000 | 1 run, 20 samples |\n\n" +
+				"## The fork against go1.27.3\n\n| metric | benchmark | go1.27.3 | fork | change | p | runs, samples |\n|---|---|---|---|---|---|---|\n| time per op | Select-16 | 300.0ns | 690.0ns | +130.00% | 0.000 | 1 run, 20 samples |\n",
+			"**Provisional: this pool joins 1 run, and a result needs at least 3,",
 		}, []string{"no go1.27.3 results", "against go1.24.13's"}},
 		{"without go1.27", []string{"upstream", "spinbit", "nospinbit", "go1.24"}, map[string]string{
 			"spinbit-vs-upstream.txt": poolVsUpstream,
