@@ -14,10 +14,11 @@ import (
 // result (see Publish) must be reproducible from its commit alone, so only
 // a run with no changes and no fork problem may be published.
 type Provenance struct {
-	Commit  string   `json:"commit"`            // HEAD of the repository, "" if unknown
-	Base    string   `json:"base,omitempty"`    // the fork's base, such as go1.27.3
-	Changed []string `json:"changed,omitempty"` // git status lines of measured files
-	Fork    string   `json:"fork,omitempty"`    // why goroot/<base> is not its patches/ built, "" if it is
+	Commit  string     `json:"commit"`            // HEAD of the repository, "" if unknown
+	Base    string     `json:"base,omitempty"`    // the fork's base, such as go1.27.3
+	Changed []string   `json:"changed,omitempty"` // git status lines of measured files
+	Fork    string     `json:"fork,omitempty"`    // why goroot/<base> is not its patches/ built, "" if it is
+	Mutex   *MutexCode `json:"mutex,omitempty"`   // the runtime mutex of the base's patches/, if they could be read
 }
 
 // measuredPaths are the parts of the repository that decide what a run
@@ -88,6 +89,9 @@ func readProvenance(root, base string, withFork bool) Provenance {
 	}
 	if withFork {
 		p.Fork = r.BuildProblem()
+	}
+	if m, err := treeMutexCode(root, base); err == nil {
+		p.Mutex = &m
 	}
 	return p
 }

@@ -40,6 +40,14 @@ func Publish(root, from string, stdout io.Writer) error {
 		return fmt.Errorf("cannot publish %s: %v", from, err)
 	}
 	base := rec.ForkBase()
+	if rec.Provenance.Mutex == nil {
+		// A run recorded before runs named their mutex: name it from
+		// the run's commit, so that PoolCurrency can tell when it is
+		// stale.
+		if m, err := publishedMutexCode(root, rec); err == nil {
+			rec.Provenance.Mutex = &m
+		}
+	}
 	dst := filepath.Join(root, filepath.FromSlash(reportDirFor(rec)))
 	if err := os.MkdirAll(dst, 0o777); err != nil {
 		return err

@@ -148,6 +148,9 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 	if base := r.ForkBase(); base != "" {
 		fmt.Fprintf(&b, "- the fork's base: %s\n", base)
 	}
+	if m := pv.Mutex; m != nil {
+		fmt.Fprintf(&b, "- the fork's mutex: SHA-256 %s of the base's patches that change src/runtime/lock_*.go (%s); `./test.bash -run bench/published-pool-current` says whether the tree still holds it\n", m.SHA256, strings.Join(m.Patches, ", "))
+	}
 	for _, p := range pv.Problems() {
 		fmt.Fprintf(&b, "- **not reproducible from the commit alone**: %s\n", p)
 	}

@@ -126,7 +126,7 @@ func (r Repo) SeriesAt(rev string) (Series, error) {
 		if err != nil {
 			return nil, err
 		}
-		if files := patchFiles(text); len(files) == 1 && files[0] == "VERSION" {
+		if files := PatchFiles(text); len(files) == 1 && files[0] == "VERSION" {
 			continue
 		}
 		s[name] = []byte(text)
@@ -137,9 +137,9 @@ func (r Repo) SeriesAt(rev string) (Series, error) {
 	return s, nil
 }
 
-// patchFiles returns the files a patch in git's format changes, from its
+// PatchFiles returns the files a patch in git's format changes, from its
 // "diff --git a/X b/X" lines.
-func patchFiles(patch string) []string {
+func PatchFiles(patch string) []string {
 	var files []string
 	for _, line := range strings.Split(patch, "\n") {
 		if rest, ok := strings.CutPrefix(line, "diff --git a/"); ok {

@@ -1,0 +1,171 @@
+package bench
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go-spinbit.dev/tools/internal/fork"
+)
+
+// MutexCode names the runtime mutex a run of the fork measured: the
+// base's release and the patches of its series that change the mutex's
+// files (isMutexFile), with the SHA-256 of their text. Two runs with the
+// same MutexCode measured the same mutex; a published pool whose
+// MutexCode is not the tree's is stale (PoolCurrency).
+type MutexCode struct {
+	Base    string   `json:"base"`
+	Patches []string `json:"patches"`
+	SHA256  string   `json:"sha256"`
+}
+
+// isMutexFile reports whether a file of the Go tree is the runtime
+// mutex's code: src/runtime/lock_*.go, its tests aside.
+func isMutexFile(name string) bool {
+	return strings.HasPrefix(name, "src/runtime/lock_") && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")
+}
+
+// mutexCodeOf is the MutexCode of the series s of base. The hash is of
+// the patches' text in the order they apply, not of their names, so
+// renaming a patch does not change it.
+func mutexCodeOf(base string, s fork.Series) MutexCode {
+	m := MutexCode{Base: base}
+	h := sha256.New()
+	for _, name := range s.Names() {
+		text := s[name]
+		if !slices.ContainsFunc(fork.PatchFiles(string(text)), isMutexFile) {
+			continue
+		}
+		m.Patches = append(m.Patches, name)
+		fmt.Fprintf(h, "%d\n", len(text))
+		h.Write(text)
+	}
+	m.SHA256 = hex.EncodeToString(h.Sum(nil))
+	return m
+}
+
+// Short is the first 12 hex digits of the hash.
+func (m MutexCode) Short() string { return m.SHA256[:min(12, len(m.SHA256))] }
+
+func (m MutexCode) String() string {
+	patches := "patches"
+	if len(m.Patches) == 1 {
+		patches = "patch"
+	}
+	return fmt.Sprintf("the %s series' mutex (SHA-256 %s of its %d %s to src/runtime/lock_*.go)", m.Base, m.Short(), len(m.Patches), patches)
+}
+
+// treeMutexCode is the MutexCode of base's patches/ in the repository at
+// root.
+func treeMutexCode(root, base string) (MutexCode, error) {
+	r := fork.Repo{Root: root, Base: base}
+	s, err := fork.ReadSeries(r.Patches())
+	if err != nil {
+		return MutexCode{}, err
+	}
+	if len(s) == 0 {
+		return MutexCode{}, fmt.Errorf("%s holds no patches", filepath.Join(fork.BasesDir, base, "patches"))
+	}
+	return mutexCodeOf(base, s), nil
+}
+
+// publishedMutexCode is the mutex a published run rec measured: its
+// record's, or, for a run recorded before runs named it, that of the
+// base's series at the run's commit, if this clone has it.
+func publishedMutexCode(root string, rec Record) (MutexCode, error) {
+	if m := rec.Provenance.Mutex; m != nil {
+		return *m, nil
+	}
+	base := rec.ForkBase()
+	if rec.Provenance.Commit == "" || base == "" {
+		return MutexCode{}, fmt.Errorf("its record names no commit or base")
+	}
+	s, err := fork.Repo{Root: root, Base: base}.SeriesAt(rec.Provenance.Commit)
+	if err != nil {
+		return MutexCode{}, err
+	}
+	return mutexCodeOf(base, s), nil
+}
+
+// publishedPoolFor finds the published pool of bench/ runs that stands
+// for base: bench/report/<base>/pooled/, or, if base has none yet, that
+// of the newest earlier release of the same minor version (the series
+// before the last point release), as RESULTS.md may still show it. It
+// returns the pool's folder relative to root, or "" if there is none.
+func publishedPoolFor(root, base string) (string, error) {
+	dirs, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(ReportDir), "go*", "pooled", recordFile))
+	if err != nil {
+		return "", err
+	}
+	minor := func(r string) string {
+		parts := strings.SplitN(r, ".", 3)
+		return strings.Join(parts[:min(2, len(parts))], ".")
+	}
+	best := ""
+	for _, f := range dirs {
+		rel := filepath.Base(filepath.Dir(filepath.Dir(f)))
+		if minor(rel) != minor(base) || fork.CompareReleases(rel, base) > 0 {
+			continue
+		}
+		if best == "" || fork.CompareReleases(rel, best) > 0 {
+			best = rel
+		}
+	}
+	if best == "" {
+		return "", nil
+	}
+	return ReportDirOf(best, "") + "/pooled", nil
+}
+
+// PoolCurrency says whether the published pool that stands for base
+// measured the tree's mutex: one line, which starts with "WARNING:" when
+// it did not, or when there is no such pool, naming the pool, the base
+// and the commands that make a new one. err is for a tree it cannot read.
+func PoolCurrency(root, base string) (line string, current bool, err error) {
+	tree, err := treeMutexCode(root, base)
+	if err != nil {
+		return "", false, err
+	}
+	dir, err := publishedPoolFor(root, base)
+	if err != nil {
+		return "", false, err
+	}
+	if dir == "" {
+		return poolNews(base, "", nil, tree, nil), false, nil
+	}
+	rec, err := ReadRecord(filepath.Join(root, filepath.FromSlash(dir)))
+	if err != nil {
+		return poolNews(base, dir, nil, tree, err), false, nil
+	}
+	pub, err := publishedMutexCode(root, rec)
+	if err != nil {
+		return poolNews(base, dir, nil, tree, err), false, nil
+	}
+	line = poolNews(base, dir, &pub, tree, nil)
+	return line, !strings.HasPrefix(line, "WARNING"), nil
+}
+
+// refreshCommand is how to make and publish a new pool of base.
+func refreshCommand(base string) string {
+	return fmt.Sprintf("make %d full runs on different boots or days with ./bench.bash -base %s, then ./bench.bash -pool RUN1,RUN2,RUN3 and ./bench.bash -publish with the pooled folder", minPoolRuns, base)
+}
+
+// poolNews is PoolCurrency's line for the pool published in dir (relative
+// to the root; "" if there is none), which measured pub (nil if unknown,
+// why says why), against the tree's mutex of base.
+func poolNews(base, dir string, pub *MutexCode, tree MutexCode, why error) string {
+	switch {
+	case dir == "":
+		return fmt.Sprintf("WARNING: no published pool measured base %s or an earlier point release of it; to publish one, %s", base, refreshCommand(base))
+	case pub == nil:
+		return fmt.Sprintf("WARNING: the published pool %s does not say what mutex it measured (%v), so it may not be base %s's; to refresh it, %s", dir, why, base, refreshCommand(base))
+	case pub.Base != tree.Base:
+		return fmt.Sprintf("WARNING: the published pool %s measured the %s series, not base %s: its mutex is %s, the tree's is %s; to refresh it, %s", dir, pub.Base, base, pub, tree, refreshCommand(base))
+	case pub.SHA256 != tree.SHA256:
+		return fmt.Sprintf("WARNING: the published pool %s measured another mutex than base %s's patches hold now: %s, the tree's is %s; to refresh it, %s", dir, base, pub, tree, refreshCommand(base))
+	}
+	return fmt.Sprintf("the published pool %s measured base %s's mutex as the tree holds it (SHA-256 %s)", dir, base, tree.Short())
+}

@@ -1,0 +1,154 @@
+package bench
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go-spinbit.dev/tools/internal/fork"
+)
+
+// patchOf is a patch in git's format that changes the files.
+func patchOf(text string, files ...string) []byte {
+	var b strings.Builder
+	b.WriteString("From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] " + text + "\n\n---\n")
+	for _, f := range files {
+		b.WriteString("diff --git a/" + f + " b/" + f + "\n--- a/" + f + "\n+++ b/" + f + "\n@@ -1 +1 @@\n-old\n+" + text + "\n")
+	}
+	return []byte(b.String())
+}
+
+func TestMutexCodeOf(t *testing.T) {
+	series := func() fork.Series {
+		return fork.Series{
+			"0001-cmd-go.patch":        patchOf("go", "src/cmd/go/main.go"),
+			"0002-runtime-mutex.patch": patchOf("mutex", "src/runtime/lock_spinbit.go", "src/runtime/runtime2.go"),
+			"0003-runtime-tests.patch": patchOf("tests", "src/runtime/lock_spinbit_test.go"),
+			"0004-runtime-claim.patch": patchOf("claim", "src/runtime/lock_claim.go"),
+		}
+	}
+	m := mutexCodeOf("go1.27.4", series())
+	if m.Base != "go1.27.4" || strings.Join(m.Patches, " ") != "0002-runtime-mutex.patch 0004-runtime-claim.patch" || len(m.SHA256) != 64 {
+		t.Fatalf("mutexCodeOf = %+v; want go1.27.4, patches 0002 and 0004, a SHA-256", m)
+	}
+	same := series()
+	same["0001-cmd-go.patch"] = patchOf("go, changed", "src/cmd/go/main.go")
+	same["0003-runtime-tests.patch"] = patchOf("tests, changed", "src/runtime/lock_spinbit_test.go")
+	same["0009-runtime-claim.patch"] = same["0004-runtime-claim.patch"]
+	delete(same, "0004-runtime-claim.patch")
+	if got := mutexCodeOf("go1.27.4", same); got.SHA256 != m.SHA256 {
+		t.Errorf("changing patches that leave lock_*.go alone, or a patch's name, changed the hash: %s, was %s", got.SHA256, m.SHA256)
+	}
+	changed := series()
+	changed["0004-runtime-claim.patch"] = patchOf("claim, changed", "src/runtime/lock_claim.go")
+	if got := mutexCodeOf("go1.27.4", changed); got.SHA256 == m.SHA256 {
+		t.Errorf("changing the patch of lock_claim.go left the hash %s", got.SHA256)
+	}
+}
+
+// stalePoolRoot is a repository with base's series and the published pool
+// of pooled, whose record says it measured the mutex mutex (none if nil).
+func stalePoolRoot(t *testing.T, base string, s fork.Series, pooled string, mutex *MutexCode) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := fork.WriteSeries(fork.Repo{Root: root, Base: base}.Patches(), s); err != nil {
+		t.Fatal(err)
+	}
+	if pooled != "" {
+		dir := filepath.Join(root, filepath.FromSlash(ReportDirOf(pooled, "")), "pooled")
+		os.MkdirAll(dir, 0o777)
+		rec := poolRecord("pooled-1", "0123456789ab", 30, threeRuns()[0].Start)
+		rec.Provenance.Base, rec.Provenance.Mutex, rec.Pooled = pooled, mutex, threeRuns()
+		if err := writeRecord(dir, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// The check's logic both ways: a pool of the tree's mutex gives no
+// warning; a changed patch of the mutex, a pool of an earlier point
+// release, a pool that names no mutex and no pool at all each give a
+// WARNING line that names the pool, the base and the command to refresh
+// it.
+func TestPoolCurrency(t *testing.T) {
+	s := fork.Series{"0001-runtime-mutex.patch": patchOf("mutex", "src/runtime/lock_spinbit.go")}
+	tree := mutexCodeOf("go1.27.4", s)
+	edited := fork.Series{"0001-runtime-mutex.patch": patchOf("mutex, edited", "src/runtime/lock_spinbit.go")}
+	older := mutexCodeOf("go1.27.3", s)
+	refresh := "to refresh it, make 3 full runs on different boots or days with ./bench.bash -base go1.27.4, then ./bench.bash -pool RUN1,RUN2,RUN3 and ./bench.bash -publish"
+	for _, c := range []struct {
+		name  string
+		root  string
+		want  string
+		stale bool
+	}{
+		{"same mutex", stalePoolRoot(t, "go1.27.4", s, "go1.27.4", &tree),
+			"the published pool bench/report/go1.27.4/pooled measured base go1.27.4's mutex as the tree holds it (SHA-256 " + tree.Short() + ")", false},
+		{"changed patch", stalePoolRoot(t, "go1.27.4", edited, "go1.27.4", &tree),
+			"WARNING: the published pool bench/report/go1.27.4/pooled measured another mutex than base go1.27.4's patches hold now: the go1.27.4 series' mutex (SHA-256 " + tree.Short() + " of its 1 patch to src/runtime/lock_*.go), the tree's is the go1.27.4 series' mutex (SHA-256 " + mutexCodeOf("go1.27.4", edited).Short(), true},
+		{"earlier point release", stalePoolRoot(t, "go1.27.4", s, "go1.27.3", &older),
+			"WARNING: the published pool bench/report/go1.27.3/pooled measured the go1.27.3 series, not base go1.27.4", true},
+		{"no mutex named", stalePoolRoot(t, "go1.27.4", s, "go1.27.4", nil),
+			"WARNING: the published pool bench/report/go1.27.4/pooled does not say what mutex it measured", true},
+		{"no pool", stalePoolRoot(t, "go1.27.4", s, "", nil),
+			"WARNING: no published pool measured base go1.27.4 or an earlier point release of it; to publish one, make 3 full runs", true},
+		{"another minor's pool", stalePoolRoot(t, "go1.27.4", s, "go1.23.12", &tree),
+			"WARNING: no published pool measured base go1.27.4", true},
+		{"a later release's pool", stalePoolRoot(t, "go1.27.4", s, "go1.27.5", &tree),
+			"WARNING: no published pool measured base go1.27.4", true},
+	} {
+		line, current, err := PoolCurrency(c.root, "go1.27.4")
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if !strings.HasPrefix(line, c.want) || current == c.stale || strings.Contains(line, "\n") {
+			t.Errorf("%s: PoolCurrency = %q, current %v\nwant one line starting %q, current %v", c.name, line, current, c.want, !c.stale)
+		}
+		if c.stale && c.name != "no pool" && c.name != "another minor's pool" && c.name != "a later release's pool" && !strings.Contains(line, refresh) {
+			t.Errorf("%s: the warning does not say how to refresh the pool (%q): %q", c.name, refresh, line)
+		}
+	}
+}
+
+// In this repository, a base with no published pool of its own gets a
+// warning that names the pool standing for it (today: the go1.27.3
+// series' pool for base go1.27.4).
+func TestPoolCurrencyOfThisRepository(t *testing.T) {
+	root := filepath.Join("..", "..", "..")
+	bases, err := fork.Bases(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, base := range bases {
+		line, current, err := PoolCurrency(root, base)
+		if err != nil {
+			t.Fatalf("%s: %v", base, err)
+		}
+		own := filepath.Join(root, filepath.FromSlash(ReportDirOf(base, "")), "pooled", recordFile)
+		if _, err := os.Stat(own); err != nil && (current || !strings.HasPrefix(line, "WARNING: ") || !strings.Contains(line, "base "+base)) {
+			t.Errorf("base %s has no pool of its own, yet PoolCurrency says %q (current %v)", base, line, current)
+		}
+		t.Logf("%s: %s", base, line)
+	}
+}
+
+// A run records the mutex of the base's patches/, and a published page
+// names it.
+func TestProvenanceNamesTheMutex(t *testing.T) {
+	s := fork.Series{"0001-runtime-mutex.patch": patchOf("mutex", "src/runtime/lock_spinbit.go")}
+	root := stalePoolRoot(t, "go1.27.4", s, "", nil)
+	p := readProvenance(root, "go1.27.4", false)
+	if want := mutexCodeOf("go1.27.4", s); p.Mutex == nil || p.Mutex.SHA256 != want.SHA256 {
+		t.Fatalf("readProvenance's mutex = %+v, want %+v", p.Mutex, want)
+	}
+	page, err := summaryMarkdown(t.TempDir(), Record{Name: "run", Provenance: p}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "- the fork's mutex: SHA-256 " + p.Mutex.SHA256 + " of the base's patches that change src/runtime/lock_*.go (0001-runtime-mutex.patch)"; !strings.Contains(page, want) {
+		t.Errorf("the page lacks %q:\n%s", want, page)
+	}
+}
