@@ -19,6 +19,37 @@ var benchSteps = []step{
 	{name: "bench/helpers", run: benchHelpers},
 	{name: "bench/quick", slow: true, run: benchQuick},
 	{name: "bench/instructions", slow: true, run: benchInstructions},
+	{name: "bench/published-pool-current", shared: true, run: publishedPoolCurrent},
+}
+
+// publishedPoolCurrent says, for each base with patches/, whether the
+// published pool that stands for it measured the mutex its patches hold
+// now (bench.PoolCurrency), with a WARNING line naming the pool, the base
+// and how to refresh it when not. It reports and passes whatever the
+// answer, like toolchain/newer-point-release: an old pool is news for
+// whoever publishes results, not a broken tree.
+func publishedPoolCurrent(ctx context.Context, r fork.Repo) error {
+	bases, err := fork.Bases(r.Root, nil)
+	if err != nil {
+		return err
+	}
+	for _, line := range poolCurrencyLines(r.Root, bases) {
+		fmt.Println(line)
+	}
+	return nil
+}
+
+// poolCurrencyLines is publishedPoolCurrent's report: a line per base.
+func poolCurrencyLines(root string, bases []string) []string {
+	var lines []string
+	for _, b := range bases {
+		line, _, err := bench.PoolCurrency(root, b)
+		if err != nil {
+			line = fmt.Sprintf("WARNING: cannot tell whether base %s's published pool is current: %v", b, err)
+		}
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // benchHelpers runs the tests of bench/'s shared helpers (rusage metering,
