@@ -21,7 +21,8 @@ import (
 
 // fakeBundleBinary stands in for a test binary in the runner's tests: it
 // prints what go test -bench would for the benchmark and GOMAXPROCS it is
-// given, appends "binary benchmark cpu" to $FAKE_LOG if set, fails for the
+// given, its latency histogram after PASS as bench/ prints it, appends
+// "binary benchmark cpu" to $FAKE_LOG if set, fails for the
 // benchmark named in $FAKE_FAIL, and sleeps $FAKE_SLEEP seconds before its
 // result if set. The random comment at its end makes it
 // big enough for a cut archive to lose it.
@@ -45,6 +46,7 @@ suffix=-$c
 [ "$c" = 1 ] && suffix=
 echo "$b$suffix 	     100	      $((1000 * c)) ns/op	         2.000 vcsw/op	         1.000 ivcsw/op	      $((900 * c)) cpu-ns/op	       0 B/op	       0 allocs/op"
 echo PASS
+echo "histogram $b$suffix 100 sub=5 max=$((40 * c)) counts=$((40 * c)):100"
 exit 0
 # ` + hex.EncodeToString(pad) + "\n")
 }
@@ -351,7 +353,7 @@ func TestReportRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"measured on the machine bigbox", "**incomplete run**", "spinbit-vs-upstream.txt", "plots/Alpha.svg", "plots/Beta.svg"} {
+	for _, want := range []string{"measured on the machine bigbox", "**incomplete run**", "spinbit-vs-upstream.txt", "plots/Alpha.svg", "plots/Beta.svg", "[tails.md](tails.md)"} {
 		if !strings.Contains(string(summary), want) {
 			t.Errorf("summary.md lacks %q:\n%s", want, summary)
 		}
