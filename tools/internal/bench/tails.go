@@ -114,7 +114,7 @@ func compareTails(name string, sub int, base, fork sampleHists, rng *rand.Rand, 
 		}
 		return bv, fv
 	}
-	rows := make([]tailRow, len(tailQuantiles))
+	var nb, nf int
 	for i := range b {
 		for _, h := range b[i] {
 			mb.add(h)
@@ -122,12 +122,12 @@ func compareTails(name string, sub int, base, fork sampleHists, rng *rand.Rand, 
 		for _, h := range f[i] {
 			mf.add(h)
 		}
-		rows[0].BaseN += len(b[i])
-		rows[0].NewN += len(f[i])
+		nb, nf = nb+len(b[i]), nf+len(f[i])
 	}
 	bv, fv := values()
+	rows := make([]tailRow, len(tailQuantiles))
 	for qi, q := range tailQuantiles {
-		rows[qi] = tailRow{Bench: name, Metric: q.Name, Runs: len(b), BaseN: rows[0].BaseN, NewN: rows[0].NewN, BaseV: bv[qi], NewV: fv[qi], Change: ratioChange(fv[qi], bv[qi])}
+		rows[qi] = tailRow{Bench: name, Metric: q.Name, Runs: len(b), BaseN: nb, NewN: nf, BaseV: bv[qi], NewV: fv[qi], Change: ratioChange(fv[qi], bv[qi])}
 	}
 	changes := make([][]float64, len(tailQuantiles))
 	for n := 0; n < resamples; n++ {
