@@ -52,7 +52,8 @@ var waitNoSplitTargets = [][2]string{
 // lock_futex*.go file that declares it), and fails unless
 // the check reports semasleep, and unless TestRuntimeMutexWaitNoSplit,
 // built the same way, throws in semasleep's bound check: a check that
-// cannot fail proves nothing.
+// cannot fail proves nothing. Last, windowNoWriteBarrier checks that the
+// compiler keeps write barriers out of the same functions.
 func waitNoSplit(ctx context.Context, r fork.Repo) error {
 	dir, err := os.MkdirTemp("", "wait-nosplit")
 	if err != nil {
@@ -149,7 +150,7 @@ func waitNoSplit(ctx context.Context, r fork.Repo) error {
 		return fmt.Errorf("with semasleep's //go:nosplit dropped, TestRuntimeMutexWaitNoSplit did not throw %q:\n%s", splitAtBadTime, indent(out))
 	}
 	fmt.Printf("with semasleep's //go:nosplit dropped, TestRuntimeMutexWaitNoSplit failed: %s\n", splitAtBadTime.FindString(out))
-	return nil
+	return windowNoWriteBarrier(ctx, r, dir)
 }
 
 // splitAtBadTime is the runtime's throw when a goroutine checks its stack
