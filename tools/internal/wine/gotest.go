@@ -123,11 +123,22 @@ var needsMore = map[string]bool{
 	"MustHaveCGO":      true,
 }
 
+// leftOut are tests that can run under Wine but check what Wine does not
+// give, with the reason.
+var leftOut = map[string]string{
+	// The mutex profile charges a claim-queue wait up to the hand-off,
+	// as upstream's charges a sleeper's up to the unlock that wakes it;
+	// the test compares it with the whole wait, which a native
+	// scheduler ends soon after. Under Wine a woken thread takes so long
+	// to run that the profile showed 0.09 of the waits.
+	"TestRuntimeLockProfileCountsEveryWait": "it needs woken threads to run soon after their wakeup, which Wine's do not",
+}
+
 // MutexTests returns the names of the tests declared in files (Go
 // sources by file name) that can run under Wine, sorted: every top-level
-// func TestX(t *testing.T) whose body calls none of needsMore. A test
-// that starts its own test binary again (os.Executable) stays: Wine runs
-// it.
+// func TestX(t *testing.T) whose body calls none of needsMore, but those
+// in leftOut. A test that starts its own test binary again
+// (os.Executable) stays: Wine runs it.
 func MutexTests(files map[string][]byte) ([]string, error) {
 	fset := token.NewFileSet()
 	var names []string
@@ -141,7 +152,7 @@ func MutexTests(files map[string][]byte) ([]string, error) {
 			if !ok || fn.Recv != nil || fn.Body == nil || !isTest(fn) {
 				continue
 			}
-			if callsAny(fn.Body, needsMore) {
+			if callsAny(fn.Body, needsMore) || leftOut[fn.Name.Name] != "" {
 				continue
 			}
 			names = append(names, fn.Name.Name)
