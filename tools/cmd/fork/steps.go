@@ -27,7 +27,9 @@ type step struct {
 	// core marks a step of the default run on every base. The other
 	// steps of the default run are the newest base's (the series users
 	// should run); on an older base they run with -long, so that the
-	// default run of every base stays within its time budget.
+	// default run of every base stays within its time budget. A core step
+	// needs only the base's tree (tree): building an older base as well
+	// as the newest one does not fit the budget.
 	core bool
 	slow bool // left out by -short
 	long bool // run only with -long (heavier than the default run's budget)
@@ -83,7 +85,7 @@ var steps = concat(baseSteps, releaseSteps, xchg8Steps, spinbitSteps, machineCod
 var baseSteps = []step{
 	{name: "patches/apply-fresh", core: true, tree: true, run: applyFresh},
 	{name: "tools/go-test", shared: true, run: toolsTest},
-	{name: "runtime/test-short", core: true, slow: true, limit: 40 * time.Minute, run: goTest("", "-short", "runtime", "sync", "internal/runtime/atomic")},
+	{name: "runtime/test-short", slow: true, limit: 40 * time.Minute, run: goTest("", "-short", "runtime", "sync", "internal/runtime/atomic")},
 }
 
 func concat(groups ...[]step) []step {

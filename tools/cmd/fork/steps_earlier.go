@@ -19,8 +19,8 @@ import (
 // earlierSteps run today's tests against an earlier design of the mutex,
 // which they must catch.
 var earlierSteps = []step{
-	{name: "runtime/claim-catches-per-m-count", core: true, slow: true, appliesTo: perMCountSeriesOf, run: claimCatchesPerMCount},
-	{name: "runtime/claim-catches-out-of-order", core: true, slow: true, run: claimCatchesOutOfOrder},
+	{name: "runtime/claim-catches-per-m-count", slow: true, appliesTo: perMCountSeriesOf, run: claimCatchesPerMCount},
+	{name: "runtime/claim-catches-out-of-order", slow: true, run: claimCatchesOutOfOrder},
 }
 
 // perMCountSeriesOf reports whether the per-M count design was written on

@@ -19,7 +19,7 @@ import (
 // time on a wait stack cannot grow a goroutine's stack, and that the fast
 // paths hold no full memory barrier.
 var machineCodeSteps = []step{
-	{name: "runtime/wait-nosplit", core: true, run: waitNoSplit},
+	{name: "runtime/wait-nosplit", run: waitNoSplit},
 	{name: "runtime/fast-path-barriers", run: fastPathBarriers},
 }
 

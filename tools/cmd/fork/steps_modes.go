@@ -19,16 +19,18 @@ import (
 // SKIP line. A run that fails with the fork is run with the base's
 // upstream release too; if it fails there as well, it is a SKIP naming
 // upstream's failure. A mode whose GODEBUG setting the base's runtime
-// does not know is left out, saying so.
+// does not know is left out, saying so. The sanitizers' modes other
+// than race (asan, msan) are -long: the default run of every base must
+// stay within its time budget.
 var modeSteps = []step{
 	{name: "modes/program", limit: 20 * time.Minute, run: runModes("program", nil)},
 	{name: "modes/cgo", limit: 10 * time.Minute, run: runModes("cgo", nil)},
 	{name: "modes/c-archive", limit: 10 * time.Minute, run: runModes("c-archive", nil)},
 	{name: "modes/c-shared", limit: 10 * time.Minute, run: runModes("c-shared", nil)},
 	{name: "modes/race", slow: true, limit: 10 * time.Minute, run: runModes("race", nil)},
-	{name: "modes/asan", slow: true, limit: 10 * time.Minute, run: runModes("asan", nil)},
+	{name: "modes/asan", long: true, limit: 10 * time.Minute, run: runModes("asan", nil)},
 	// Installing clang takes a few minutes the first time.
-	{name: "modes/msan", slow: true, limit: 20 * time.Minute, run: runModes("msan", modes.NeedMSan)},
+	{name: "modes/msan", long: true, limit: 20 * time.Minute, run: runModes("msan", modes.NeedMSan)},
 }
 
 // modeExperiments are the settings of the experiment each mode runs with.

@@ -19,12 +19,13 @@ import (
 // run of every base together must stay within 45 minutes on 2 cold cores,
 // so the checks that repeat another's coverage at more cost are -long: lock
 // ranking, the unoptimized link (runtime/wait-nosplit disassembles an
-// unoptimized build too), and the stress on 386 and s390x (the fallback
+// unoptimized build too), the stress on 386 and s390x (the fallback
 // Xchg8, which the go1.27 series does not add; ppc64 is the big-endian
-// run of the default).
+// run of the default), and on ppc64le (torture/cross-ppc64le runs the
+// same tests there, in torture mode).
 var spinbitSteps = []step{
-	{name: "toolchain/version", core: true, run: versionChecks},
-	{name: "runtime/test-short-nospinbit", core: true, slow: true, limit: 40 * time.Minute, run: goTest("nospinbitmutex", "-short", "runtime", "sync", "internal/runtime/atomic")},
+	{name: "toolchain/version", run: versionChecks},
+	{name: "runtime/test-short-nospinbit", slow: true, limit: 40 * time.Minute, run: goTest("nospinbitmutex", "-short", "runtime", "sync", "internal/runtime/atomic")},
 	{name: "runtime/lockrank-spinbit", long: true, limit: 30 * time.Minute, run: goTest("staticlockranking,spinbitmutex", "runtime", "-run", "Lock|Mutex|Metrics|Sema")},
 	// With the experiment off, lock ranking checks the tristate lock2 and
 	// unlock2 that the series brings back, which runtime/test-short-nospinbit
@@ -33,8 +34,8 @@ var spinbitSteps = []step{
 	// The mutex tests, and each RuntimeMutex benchmark for a few
 	// iterations, so that one that breaks fails here and not in the
 	// middle of ./bench.bash -runtime.
-	{name: "runtime/mutex-stress-spinbit", core: true, run: goTest("spinbitmutex", "runtime", "-run", "RuntimeMutex", "-bench", "RuntimeMutex", "-benchtime", "100x", "-count", "1", "-v")},
-	{name: "runtime/mutex-stress-nospinbit", core: true, run: goTest("nospinbitmutex", "runtime", "-run", "RuntimeMutex", "-bench", "RuntimeMutex", "-benchtime", "100x", "-count", "1")},
+	{name: "runtime/mutex-stress-spinbit", run: goTest("spinbitmutex", "runtime", "-run", "RuntimeMutex", "-bench", "RuntimeMutex", "-benchtime", "100x", "-count", "1", "-v")},
+	{name: "runtime/mutex-stress-nospinbit", run: goTest("nospinbitmutex", "runtime", "-run", "RuntimeMutex", "-bench", "RuntimeMutex", "-benchtime", "100x", "-count", "1")},
 	{name: "build/other-os", slow: true, limit: 20 * time.Minute, run: buildOtherOSes("runtime")},
 	{name: "build/nosplit-unoptimized", long: true, limit: 20 * time.Minute, run: linkUnoptimized},
 	// The stress test on other architectures, experiment on: 386 runs the
@@ -43,7 +44,7 @@ var spinbitSteps = []step{
 	// under qemu-user.
 	{name: "spinbit/cross-386", long: true, run: crossStress("386")},
 	{name: "spinbit/cross-arm64", slow: true, run: crossStress("arm64")},
-	{name: "spinbit/cross-ppc64le", slow: true, run: crossStress("ppc64le")},
+	{name: "spinbit/cross-ppc64le", long: true, run: crossStress("ppc64le")},
 	{name: "spinbit/cross-ppc64", slow: true, run: crossStress("ppc64")},
 	{name: "spinbit/cross-s390x", long: true, run: crossStress("s390x")},
 }

@@ -117,9 +117,16 @@ func TestExpandTwoBases(t *testing.T) {
 		inDefault[n] = true
 	}
 	for _, base := range bases {
-		for _, s := range []string{"runtime/test-short", "runtime/test-short-nospinbit", "patches/apply-fresh", "toolchain/version"} {
+		for _, s := range []string{"patches/apply-fresh", "model/quotes"} {
 			if !inDefault[base+"/"+s] {
 				t.Errorf("the default run lacks %s/%s", base, s)
+			}
+		}
+		if base == newest {
+			for _, s := range []string{"runtime/test-short", "runtime/test-short-nospinbit", "toolchain/version"} {
+				if !inDefault[base+"/"+s] {
+					t.Errorf("the default run lacks %s/%s", base, s)
+				}
 			}
 		}
 		for _, s := range []string{"tools/go-test", "toolchain/newer-point-release"} {
@@ -195,6 +202,39 @@ func TestNeedsBuild(t *testing.T) {
 	}
 	if !needsBuild(def, "go1.23.12") {
 		t.Errorf("the default steps do not need a built fork")
+	}
+}
+
+// An older base's default steps are its core steps, which need only its
+// tree: the default run builds the newest base alone.
+func TestOlderBaseNeedsNoBuild(t *testing.T) {
+	root := newRepo(t, map[string][]string{"go1.23.12": {addsXchg8}, "go1.27.3": {"x"}})
+	all, err := expand(steps, root, []string{"go1.23.12", "go1.27.3"}, "go1.27.3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := selectJobs(all, "", false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if needsBuild(def, "go1.23.12") {
+		var built []string
+		for _, j := range def {
+			if j.base == "go1.23.12" && !j.tree {
+				built = append(built, j.name)
+			}
+		}
+		t.Errorf("the default run builds the older base go1.23.12 for %v; its default steps must need only its tree", built)
+	}
+	if !needsBuild(def, "go1.27.3") {
+		t.Errorf("the default run does not build the newest base")
+	}
+	long, err := selectJobs(all, "", false, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !needsBuild(long, "go1.23.12") {
+		t.Errorf("-long does not build the older base go1.23.12")
 	}
 }
 

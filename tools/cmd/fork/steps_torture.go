@@ -22,14 +22,15 @@ import (
 // tortureSteps run the spinbit mutex in torture mode (-tags spinbittorture,
 // src/runtime/lock_torture.go of the base's tree): that the mode costs nothing when it
 // is off, the mutex tests under it natively and under qemu with its counts
-// printed, that it catches deliberately broken versions of the mutex, and,
-// with -long, whether a normal build's stress test happens to catch them
-// too, and upstream's runtime and sync tests under it.
+// printed (ppc64le by default, arm64 with -long), that it catches
+// deliberately broken versions of the mutex, and, with -long, whether a
+// normal build's stress test happens to catch them too, and upstream's
+// runtime and sync tests under it.
 var tortureSteps = []step{
 	{name: "torture/free-when-off", run: tortureFreeWhenOff},
-	{name: "torture/native", core: true, run: tortureNative},
+	{name: "torture/native", run: tortureNative},
 	{name: "torture/catches-broken", slow: true, limit: 15 * time.Minute, run: tortureCatchesBroken},
-	{name: "torture/cross-arm64", slow: true, run: tortureCross("arm64")},
+	{name: "torture/cross-arm64", long: true, run: tortureCross("arm64")},
 	{name: "torture/cross-ppc64le", slow: true, run: tortureCross("ppc64le")},
 	{name: "torture/breaks-without-torture", long: true, limit: 15 * time.Minute, run: tortureBreaksWithoutTorture},
 	{name: "torture/runtime-sync-short", long: true, limit: 30 * time.Minute, run: goTest("spinbitmutex", "-short", "-tags", torture.Tag, "runtime", "sync")},
