@@ -12,12 +12,13 @@ import (
 	"go-spinbit.dev/tools/internal/fork"
 )
 
-// benchSteps check ./bench.bash: the helpers of the bench/ module, and a
-// quick run with every toolchain and workload followed by its completeness
-// check. Nothing here looks at how fast anything was.
+// benchSteps check ./bench.bash: the helpers of the bench/ module, and,
+// with -long (it takes minutes from cold), a quick run with every
+// toolchain and workload followed by its completeness check. Nothing here
+// looks at how fast anything was.
 var benchSteps = []step{
 	{name: "bench/helpers", run: benchHelpers},
-	{name: "bench/quick", slow: true, run: benchQuick},
+	{name: "bench/quick", long: true, run: benchQuick},
 	{name: "bench/instructions", slow: true, run: benchInstructions},
 	{name: "bench/published-pool-current", shared: true, run: publishedPoolCurrent},
 }

@@ -16,8 +16,8 @@ import (
 // bundleSteps check ./bench.bash -bundle and -report the way a user of
 // another machine goes through them: build the archive, check and unpack
 // it, run its run.sh, report the run folder. Nothing here looks at how
-// fast anything was. They are -long: bench/quick already builds and runs
-// the benchmarks with every toolchain.
+// fast anything was. They are -long, as is bench/quick, which builds and
+// runs the benchmarks with every toolchain on this machine.
 var bundleSteps = []step{
 	{name: "bench/bundle-amd64", long: true, limit: 15 * time.Minute, run: bundleNative},
 	{name: "bench/bundle-arm64-qemu", long: true, limit: 30 * time.Minute, run: bundleARM64},
