@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -117,12 +116,8 @@ func claimCatchesPerMCount(ctx context.Context, r fork.Repo) error {
 		return err
 	}
 	replace[filepath.Join(runtimeDir, earlier.PerMCountShimFile)] = shim
-	js, err := json.Marshal(map[string]map[string]string{"Replace": replace})
-	if err != nil {
-		return err
-	}
 	overlay := filepath.Join(dir, "overlay.json")
-	if err := os.WriteFile(overlay, js, 0o644); err != nil {
+	if err := writeOverlay(overlay, replace); err != nil {
 		return err
 	}
 	fmt.Printf("the runtime of %.12s (%d patches) over goroot/%s: %d files of src/runtime replaced, added or removed\n", earlier.PerMCount, len(s), r.Base, len(replace))

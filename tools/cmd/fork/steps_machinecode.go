@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -119,12 +118,8 @@ func waitNoSplit(ctx context.Context, r fork.Repo) error {
 	if err := os.WriteFile(dropped, []byte(strings.Replace(string(src), marked, "func semasleep(", 1)), 0o644); err != nil {
 		return err
 	}
-	js, err := json.Marshal(map[string]map[string]string{"Replace": {real: dropped}})
-	if err != nil {
-		return err
-	}
 	overlay := filepath.Join(dir, "overlay.json")
-	if err := os.WriteFile(overlay, js, 0o644); err != nil {
+	if err := writeOverlay(overlay, map[string]string{real: dropped}); err != nil {
 		return err
 	}
 	p, err := disassemble(ctx, r, dir, nil, "linux", "amd64", "-overlay", overlay)

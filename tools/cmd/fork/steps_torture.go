@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -229,11 +228,7 @@ func eachBreak(r fork.Repo, workers int, f func(i int, b torture.Break, overlay 
 		if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
 			return err
 		}
-		js, err := json.Marshal(map[string]map[string]string{"Replace": {real: file}})
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(overlays[i], js, 0o644); err != nil {
+		if err := writeOverlay(overlays[i], map[string]string{real: file}); err != nil {
 			return err
 		}
 	}

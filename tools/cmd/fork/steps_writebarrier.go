@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -63,12 +62,8 @@ func windowNoWriteBarrier(ctx context.Context, r fork.Repo, dir string) error {
 	if err := os.WriteFile(replaced, []byte(broken), 0o644); err != nil {
 		return err
 	}
-	js, err := json.Marshal(map[string]map[string]string{"Replace": {file: replaced}})
-	if err != nil {
-		return err
-	}
 	overlay := filepath.Join(dir, "overlay-write-barrier.json")
-	if err := os.WriteFile(overlay, js, 0o644); err != nil {
+	if err := writeOverlay(overlay, map[string]string{file: replaced}); err != nil {
 		return err
 	}
 	env := []string{"GOOS=linux", "GOARCH=amd64", "GOEXPERIMENT=spinbitmutex", "CGO_ENABLED=0"}
