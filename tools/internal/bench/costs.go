@@ -1,0 +1,350 @@
+package bench
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// -costs counts, per benchmark op, what the mutexes make the kernel do:
+// futex(2) calls (sleeping and waking), sched_yield(2) calls (the spin
+// loops' osyield) and context switches, with perf stat on the syscall
+// tracepoints. perf counts the whole process, its start-up and the
+// testing package's first run of one iteration included, so each
+// benchmark at each GOMAXPROCS runs twice, with a fixed iteration count N
+// and with 2N (-test.benchtime=Nx), and the difference of the two counts,
+// over N, is the count per op: whatever the process does once, whatever
+// N is, cancels. The pair runs once per repetition, interleaved across
+// toolchains as a timed run's turns are (schedule), and a cell of the
+// table is the median of the repetitions' differences. The benchmark's
+// own vcsw/op and ivcsw/op (getrusage around the timed loop) of the 2N
+// runs go beside them, summarised the same way.
+
+// costsEvents are the perf events counted, in the order of perfCounts.
+var costsEvents = []string{"syscalls:sys_enter_futex", "syscalls:sys_enter_sched_yield", "context-switches"}
+
+// perfCounts are the counts of costsEvents in one process.
+type perfCounts struct {
+	Futex, Yield, Switches int64
+}
+
+// parsePerfStat reads the counts of costsEvents from the output of perf
+// stat -x, (CSV: value, unit, event, run time, share of it counted, ...).
+// An event perf could not count, or one missing, is an error: a zero in
+// its place would read as a mutex that never sleeps.
+func parsePerfStat(r io.Reader) (perfCounts, error) {
+	got := map[string]int64{}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, ",")
+		if len(f) < 3 {
+			return perfCounts{}, fmt.Errorf("perf stat output: %q is not a CSV line of -x, output (value,unit,event,...)", line)
+		}
+		value, event := f[0], f[2]
+		if strings.HasPrefix(value, "<") {
+			return perfCounts{}, fmt.Errorf("perf stat could not count %s (%s): the kernel or the permissions do not allow it; see ./bench.bash -help for -costs", event, value)
+		}
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || n < 0 {
+			return perfCounts{}, fmt.Errorf("perf stat output: count %q of %s is not a non-negative integer", value, event)
+		}
+		got[event] = n
+	}
+	if err := sc.Err(); err != nil {
+		return perfCounts{}, err
+	}
+	var missing []string
+	for _, e := range costsEvents {
+		if _, ok := got[e]; !ok {
+			missing = append(missing, e)
+		}
+	}
+	if len(missing) > 0 {
+		return perfCounts{}, fmt.Errorf("perf stat output has no count of %s", strings.Join(missing, ", "))
+	}
+	return perfCounts{Futex: got[costsEvents[0]], Yield: got[costsEvents[1]], Switches: got[costsEvents[2]]}, nil
+}
+
+// perfFix turns what perf stat printed when it refused to count into the
+// fix to apply. Debian's perf wrapper, which says "perf not found for
+// kernel", is matched before a tracepoint that is not found.
+func perfFix(stderr string) string {
+	switch {
+	case strings.Contains(stderr, "No permissions") || strings.Contains(stderr, "can't access trace events") ||
+		strings.Contains(stderr, "perf_event_paranoid") || strings.Contains(stderr, "Permission denied"):
+		return "perf may not read the syscall tracepoints: run ./bench.bash -costs as root, or lower kernel.perf_event_paranoid (sysctl -w kernel.perf_event_paranoid=-1) and make the tracing filesystem readable (mount -o remount,mode=755 /sys/kernel/tracing)"
+	case strings.Contains(stderr, "You may need to install") || strings.Contains(stderr, "perf not found for kernel"):
+		return "perf for the running kernel is missing: install it (Debian: apt-get install linux-perf; Ubuntu: apt-get install linux-tools-$(uname -r))"
+	case strings.Contains(stderr, "unknown tracepoint") || strings.Contains(stderr, "not found"):
+		return "this kernel has no syscall tracepoints (it needs CONFIG_FTRACE_SYSCALLS) or the tracing filesystem is not mounted (mount -t tracefs nodev /sys/kernel/tracing): run -costs on a kernel that has them"
+	}
+	return "check that perf stat -e " + strings.Join(costsEvents, ",") + " -- true works on this machine"
+}
+
+// costsRun is what one run of a test binary under perf stat measured.
+type costsRun struct {
+	Rep       int
+	Toolchain string
+	Slot      slot
+	Iters     int
+	Counts    perfCounts
+	Vcsw      float64 // the benchmark's own vcsw/op, ivcsw/op and ns/op
+	Ivcsw     float64
+	NsPerOp   float64
+}
+
+// costsSample is one repetition's figures per op for one toolchain at
+// one slot: the pair of runs differenced, and the benchmark's own
+// context switches of the longer run.
+type costsSample struct {
+	Toolchain string
+	Slot      slot
+	Values    [numCostsMetrics]float64
+}
+
+// The metrics of the table, in its order.
+const (
+	costsFutex = iota
+	costsYield
+	costsSwitches
+	costsVcsw
+	costsIvcsw
+	numCostsMetrics
+)
+
+var costsMetricTitles = [numCostsMetrics]string{
+	"futex calls per op (perf: syscalls:sys_enter_futex)",
+	"sched_yield calls per op (perf: syscalls:sys_enter_sched_yield)",
+	"context switches per op (perf: context-switches)",
+	"voluntary context switches per op (the benchmark's vcsw/op, getrusage)",
+	"involuntary context switches per op (the benchmark's ivcsw/op, getrusage)",
+}
+
+// pairSample differences a toolchain's two runs of a slot in one
+// repetition: the counts of the longer less those of the shorter, over
+// the difference of their iterations.
+func pairSample(a, b costsRun) (costsSample, error) {
+	if a.Iters > b.Iters {
+		a, b = b, a
+	}
+	if a.Toolchain != b.Toolchain || a.Slot != b.Slot || a.Rep != b.Rep {
+		return costsSample{}, fmt.Errorf("runs of different toolchains, slots or repetitions cannot be paired: %+v, %+v", a, b)
+	}
+	d := float64(b.Iters - a.Iters)
+	if d <= 0 {
+		return costsSample{}, fmt.Errorf("%s %s-%d: both runs did %d iterations; the pair needs two different counts", a.Toolchain, a.Slot.Bench, a.Slot.CPU, a.Iters)
+	}
+	s := costsSample{Toolchain: a.Toolchain, Slot: a.Slot}
+	s.Values[costsFutex] = float64(b.Counts.Futex-a.Counts.Futex) / d
+	s.Values[costsYield] = float64(b.Counts.Yield-a.Counts.Yield) / d
+	s.Values[costsSwitches] = float64(b.Counts.Switches-a.Counts.Switches) / d
+	s.Values[costsVcsw] = b.Vcsw
+	s.Values[costsIvcsw] = b.Ivcsw
+	return s, nil
+}
+
+// costsCell is the summary of one metric for one toolchain at one slot.
+type costsCell struct {
+	Median, Lo, Hi float64
+	N              int
+}
+
+type costsKey struct {
+	Toolchain string
+	Slot      slot
+}
+
+// summarizeCosts takes the median and range of each metric over the
+// samples of each toolchain at each slot.
+func summarizeCosts(samples []costsSample) map[costsKey][numCostsMetrics]costsCell {
+	by := map[costsKey][]costsSample{}
+	for _, s := range samples {
+		k := costsKey{s.Toolchain, s.Slot}
+		by[k] = append(by[k], s)
+	}
+	out := map[costsKey][numCostsMetrics]costsCell{}
+	for k, ss := range by {
+		var cells [numCostsMetrics]costsCell
+		for m := range cells {
+			vs := make([]float64, len(ss))
+			for i, s := range ss {
+				vs[i] = s.Values[m]
+			}
+			sort.Float64s(vs)
+			cells[m] = costsCell{Median: median(vs), Lo: vs[0], Hi: vs[len(vs)-1], N: len(vs)}
+		}
+		out[k] = cells
+	}
+	return out
+}
+
+// formatCount shows a count per op with three significant digits, in
+// plain decimals (no exponent): per-op counts run from thousandths to
+// hundreds.
+func formatCount(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	dec := 2 - int(math.Floor(math.Log10(math.Abs(v))))
+	dec = max(0, min(dec, 6))
+	s := strconv.FormatFloat(v, 'f', dec, 64)
+	if strings.Trim(s, "-0.") == "" {
+		return "0"
+	}
+	return s
+}
+
+// costsHeader is what the table's page says about the run.
+type costsHeader struct {
+	Name       string // the output folder's name
+	Start      time.Time
+	Elapsed    time.Duration
+	Host       string
+	Commit     string
+	Base       string
+	Problems   []string
+	Count      int
+	Toolchains []*prepared
+	Iters      map[string]int // N of each benchmark
+}
+
+// writeCostsTable writes the page of a -costs run: how it was measured,
+// then one table per metric, a row per benchmark and GOMAXPROCS, a
+// column per toolchain, each cell the median of the repetitions and
+// their range.
+func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []string, cells map[costsKey][numCostsMetrics]costsCell) {
+	fmt.Fprintf(w, "# Mechanism costs per op: %s\n\n", h.Name)
+	fmt.Fprintf(w, "- counted by `perf stat -e %s` over the whole process of each test binary run\n", strings.Join(costsEvents, ","))
+	fmt.Fprintf(w, "- per op: each benchmark at each GOMAXPROCS ran with N and 2N iterations (`-test.benchtime=Nx`); the difference of the two counts over N takes out start-up, the testing package's first run of one iteration and exit. N:")
+	names := make([]string, 0, len(h.Iters))
+	for n := range h.Iters {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for i, n := range names {
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(w, "%s %s %d", sep, strings.TrimPrefix(n, "Benchmark"), h.Iters[n])
+	}
+	fmt.Fprintf(w, "\n")
+	fmt.Fprintf(w, "- vcsw/op and ivcsw/op are the benchmark's own getrusage figures around its timed loop, from the 2N runs\n")
+	fmt.Fprintf(w, "- each cell: the median of %s (one pair of runs each, interleaved across toolchains), then the smallest and largest; a difference can be negative where the per-op count is below the noise of the fixed part\n", plural(h.Count, "repetition"))
+	fmt.Fprintf(w, "- started %s, took %s\n", h.Start.Format(time.RFC3339), h.Elapsed.Round(time.Second))
+	if h.Host != "" {
+		fmt.Fprintf(w, "- host: %s\n", h.Host)
+	}
+	if h.Commit != "" {
+		fmt.Fprintf(w, "- repository commit: %s\n", h.Commit)
+	}
+	if h.Base != "" {
+		fmt.Fprintf(w, "- the fork's base: %s\n", h.Base)
+	}
+	for _, p := range h.Problems {
+		fmt.Fprintf(w, "- **not reproducible from the commit alone**: %s\n", p)
+	}
+	fmt.Fprintf(w, "- every run's counts: [costs.csv](costs.csv)\n\n")
+	if len(h.Toolchains) > 0 {
+		fmt.Fprintf(w, "| toolchain | go version | GOEXPERIMENT |\n|---|---|---|\n")
+		for _, p := range h.Toolchains {
+			exp := p.Experiment
+			if exp == "" {
+				exp = "(default)"
+			}
+			fmt.Fprintf(w, "| %s | %s | %s |\n", p.Name, p.Version, exp)
+		}
+		fmt.Fprintf(w, "\n")
+	}
+	for m := 0; m < numCostsMetrics; m++ {
+		fmt.Fprintf(w, "## %s\n\n", costsMetricTitles[m])
+		fmt.Fprintf(w, "| benchmark |")
+		for _, t := range toolchains {
+			fmt.Fprintf(w, " %s |", t)
+		}
+		fmt.Fprintf(w, " runs |\n|---|")
+		for range toolchains {
+			fmt.Fprintf(w, "---|")
+		}
+		fmt.Fprintf(w, "---|\n")
+		for _, s := range slots {
+			name := strings.TrimPrefix(s.Bench, "Benchmark")
+			if s.CPU != 1 {
+				name += "-" + strconv.Itoa(s.CPU)
+			}
+			fmt.Fprintf(w, "| %s |", name)
+			var ns []int
+			for _, t := range toolchains {
+				c, ok := cells[costsKey{t, s}]
+				if !ok {
+					fmt.Fprintf(w, " |")
+					continue
+				}
+				cell := c[m]
+				ns = append(ns, cell.N)
+				fmt.Fprintf(w, " %s (%s…%s) |", formatCount(cell.Median), formatCount(cell.Lo), formatCount(cell.Hi))
+			}
+			fmt.Fprintf(w, " %s |\n", runsNote(ns))
+		}
+		fmt.Fprintf(w, "\n")
+	}
+}
+
+// runsNote says how many repetitions stand behind a row: one number when
+// every toolchain has as many, else each.
+func runsNote(ns []int) string {
+	if len(ns) == 0 {
+		return "0"
+	}
+	same := true
+	for _, n := range ns {
+		same = same && n == ns[0]
+	}
+	if same {
+		return strconv.Itoa(ns[0])
+	}
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, "/")
+}
+
+// costsCSVHeader names the columns of costs.csv, one line per run.
+const costsCSVHeader = "repetition,toolchain,benchmark,gomaxprocs,iterations,futex,sched_yield,context_switches,vcsw_per_op,ivcsw_per_op,ns_per_op"
+
+func (r costsRun) csv() string {
+	return fmt.Sprintf("%d,%s,%s,%d,%d,%d,%d,%d,%g,%g,%g", r.Rep+1, r.Toolchain, r.Slot.Bench, r.Slot.CPU, r.Iters,
+		r.Counts.Futex, r.Counts.Yield, r.Counts.Switches, r.Vcsw, r.Ivcsw, r.NsPerOp)
+}
+
+// costsResult picks the result of slot s from a run's results, and checks
+// that it ran the iterations asked for: the difference of a pair is only
+// per op if each run did exactly N and 2N.
+func costsResult(results []Result, s slot, iters int) (Result, error) {
+	want := strings.TrimPrefix(s.Bench, "Benchmark")
+	for _, r := range results {
+		if r.Name != want || r.Procs != s.CPU {
+			continue
+		}
+		if r.Iters != int64(iters) {
+			return r, fmt.Errorf("%s at GOMAXPROCS %d ran %d iterations, not the %d of -test.benchtime=%dx", s.Bench, s.CPU, r.Iters, iters, iters)
+		}
+		for _, u := range []string{"vcsw/op", "ivcsw/op"} {
+			if _, ok := r.Values[u]; !ok {
+				return r, fmt.Errorf("%s at GOMAXPROCS %d reported no %s (bench/ reports it through getrusage on Linux only)", s.Bench, s.CPU, u)
+			}
+		}
+		return r, nil
+	}
+	return Result{}, fmt.Errorf("%s at GOMAXPROCS %d printed no result", s.Bench, s.CPU)
+}

@@ -1,0 +1,224 @@
+package bench
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// testdata/perf holds real output of perf 6.1 on the 2-CPU machine:
+// select8.csv from perf stat -x, -o of the fork's BenchmarkSelect-8 with
+// 20000 iterations, not-supported.csv from counting cycles in the KVM
+// guest, which has no hardware counters, and the messages perf stat
+// printed when run as an unprivileged user (permission-denied.stderr) and
+// for a tracepoint the kernel lacks (unknown-tracepoint.stderr).
+// select2-pair.txt is the go test output of one pair of runs of
+// BenchmarkSelect-2 (20000 and 40000 iterations) and of the pair's
+// second half in the next repetition.
+
+func TestParsePerfStat(t *testing.T) {
+	f, err := os.Open("testdata/perf/select8.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := parsePerfStat(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (perfCounts{Futex: 373, Yield: 117, Switches: 359}); got != want {
+		t.Errorf("parsePerfStat(select8.csv) = %+v, want %+v", got, want)
+	}
+
+	ns, err := os.ReadFile("testdata/perf/not-supported.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct {
+		name, input, want string
+	}{
+		{"an event perf could not count", strings.Replace(string(ns), "cycles", "syscalls:sys_enter_futex", 1), "could not count syscalls:sys_enter_futex (<not supported>)"},
+		{"an event missing", "0,,context-switches,403198,100.00,,\n", "no count of syscalls:sys_enter_futex, syscalls:sys_enter_sched_yield"},
+		{"a line that is not CSV", "Performance counter stats for 'true':\n", "not a CSV line"},
+		{"a count that is not a number", "12k,,syscalls:sys_enter_futex,1,100.00,,\n", `count "12k" of syscalls:sys_enter_futex`},
+	} {
+		_, err := parsePerfStat(strings.NewReader(bad.input))
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%s: error %v, want one containing %q", bad.name, err, bad.want)
+		}
+	}
+}
+
+func TestPerfFix(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"testdata/perf/permission-denied.stderr", "as root, or lower kernel.perf_event_paranoid"},
+		{"testdata/perf/unknown-tracepoint.stderr", "CONFIG_FTRACE_SYSCALLS"},
+	} {
+		stderr, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := perfFix(string(stderr)); !strings.Contains(got, tc.want) {
+			t.Errorf("perfFix(%s) = %q, want it to contain %q", tc.file, got, tc.want)
+		}
+	}
+	debian := "WARNING: perf not found for kernel 6.1.0-99\n\n  You may need to install the following packages for this specific kernel:\n    linux-perf-6.1\n"
+	if got := perfFix(debian); !strings.Contains(got, "apt-get install linux-perf") {
+		t.Errorf("perfFix of Debian's wrapper message = %q, want the package to install", got)
+	}
+	if got := perfFix("something else"); !strings.Contains(got, "perf stat -e syscalls:sys_enter_futex") {
+		t.Errorf("perfFix of an unknown message = %q, want the command to try", got)
+	}
+}
+
+func TestPairSample(t *testing.T) {
+	sl := slot{"BenchmarkSelect", 8}
+	short := costsRun{Toolchain: "spinbit", Slot: sl, Iters: 1000, Counts: perfCounts{Futex: 400, Yield: 100, Switches: 350}, Vcsw: 0.9, Ivcsw: 0.8}
+	long := costsRun{Toolchain: "spinbit", Slot: sl, Iters: 2000, Counts: perfCounts{Futex: 900, Yield: 130, Switches: 340}, Vcsw: 0.02, Ivcsw: 0.01}
+	want := [numCostsMetrics]float64{0.5, 0.03, -0.01, 0.02, 0.01}
+	for _, order := range [][2]costsRun{{short, long}, {long, short}} {
+		s, err := pairSample(order[0], order[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m := range want {
+			if d := s.Values[m] - want[m]; d > 1e-12 || d < -1e-12 {
+				t.Errorf("pairSample(iterations %d, %d): %s = %v, want %v", order[0].Iters, order[1].Iters, costsMetricTitles[m], s.Values[m], want[m])
+			}
+		}
+	}
+	if _, err := pairSample(short, short); err == nil || !strings.Contains(err.Error(), "two different counts") {
+		t.Errorf("a pair of equal iterations: error %v", err)
+	}
+	other := long
+	other.Toolchain = "upstream"
+	if _, err := pairSample(short, other); err == nil {
+		t.Errorf("a pair of two toolchains' runs was accepted")
+	}
+}
+
+// TestPairFromOutput pairs the first two runs of select2-pair.txt, as
+// perfRun reads them, and checks that a run that did other iterations
+// than asked is refused.
+func TestPairFromOutput(t *testing.T) {
+	f, err := os.Open("testdata/perf/select2-pair.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rs, err := ParseOutput(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sl := slot{"BenchmarkSelect", 2}
+	short, err := costsResult(rs[:1], sl, 20000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long, err := costsResult(rs[1:2], sl, 40000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pairSample(
+		costsRun{Toolchain: "spinbit", Slot: sl, Iters: 20000, Counts: perfCounts{610, 469, 213}, Vcsw: short.Values["vcsw/op"], Ivcsw: short.Values["ivcsw/op"]},
+		costsRun{Toolchain: "spinbit", Slot: sl, Iters: 40000, Counts: perfCounts{1122, 913, 262}, Vcsw: long.Values["vcsw/op"], Ivcsw: long.Values["ivcsw/op"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [numCostsMetrics]float64{0.0256, 0.0222, 0.00245, 0.0022, 0.0015}; s.Values != want {
+		t.Errorf("per op %v, want %v", s.Values, want)
+	}
+	if _, err := costsResult(rs[:1], sl, 40000); err == nil || !strings.Contains(err.Error(), "ran 20000 iterations, not the 40000") {
+		t.Errorf("a run of other iterations: error %v", err)
+	}
+	if _, err := costsResult(rs[:1], slot{"BenchmarkSelect", 8}, 20000); err == nil || !strings.Contains(err.Error(), "printed no result") {
+		t.Errorf("a run without the slot's result: error %v", err)
+	}
+	noRusage := rs[0]
+	noRusage.Values = map[string]float64{"ns/op": 590.8}
+	if _, err := costsResult([]Result{noRusage}, sl, 20000); err == nil || !strings.Contains(err.Error(), "no vcsw/op") {
+		t.Errorf("a result without vcsw/op: error %v", err)
+	}
+}
+
+func TestSummarizeCosts(t *testing.T) {
+	sl := slot{"BenchmarkSelect", 2}
+	var samples []costsSample
+	for _, v := range []float64{3, 1, 2, 10} {
+		s := costsSample{Toolchain: "spinbit", Slot: sl}
+		s.Values[costsFutex] = v
+		s.Values[costsYield] = -v
+		samples = append(samples, s)
+	}
+	up := costsSample{Toolchain: "upstream", Slot: sl}
+	up.Values[costsFutex] = 7
+	samples = append(samples, up)
+	for _, v := range []float64{5, 1, 3} {
+		s := costsSample{Toolchain: "go1.27", Slot: sl}
+		s.Values[costsSwitches] = v
+		samples = append(samples, s)
+	}
+
+	cells := summarizeCosts(samples)
+	if got, want := cells[costsKey{"spinbit", sl}][costsFutex], (costsCell{Median: 2.5, Lo: 1, Hi: 10, N: 4}); got != want {
+		t.Errorf("spinbit futex: %+v, want %+v (median of an even count is the mean of the middle two)", got, want)
+	}
+	if got, want := cells[costsKey{"spinbit", sl}][costsYield], (costsCell{Median: -2.5, Lo: -10, Hi: -1, N: 4}); got != want {
+		t.Errorf("spinbit sched_yield: %+v, want %+v", got, want)
+	}
+	if got, want := cells[costsKey{"upstream", sl}][costsFutex], (costsCell{Median: 7, Lo: 7, Hi: 7, N: 1}); got != want {
+		t.Errorf("upstream futex: %+v, want %+v", got, want)
+	}
+	if got, want := cells[costsKey{"go1.27", sl}][costsSwitches], (costsCell{Median: 3, Lo: 1, Hi: 5, N: 3}); got != want {
+		t.Errorf("go1.27 context switches: %+v, want %+v (the middle one of an odd count)", got, want)
+	}
+}
+
+func TestFormatCount(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{0, "0"}, {123.456, "123"}, {12.345, "12.3"}, {1.2345, "1.23"}, {0.0256, "0.0256"},
+		{0.00245, "0.00245"}, {-0.00035, "-0.000350"}, {0.000000012, "0"}, {4567.8, "4568"},
+	} {
+		if got := formatCount(tc.v); got != tc.want {
+			t.Errorf("formatCount(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
+
+func TestWriteCostsTable(t *testing.T) {
+	s2, s8 := slot{"BenchmarkSelect", 2}, slot{"BenchmarkSelect", 8}
+	cells := map[costsKey][numCostsMetrics]costsCell{}
+	set := func(tc string, s slot, futex float64, n int) {
+		var c [numCostsMetrics]costsCell
+		c[costsFutex] = costsCell{Median: futex, Lo: futex / 2, Hi: futex * 2, N: n}
+		cells[costsKey{tc, s}] = c
+	}
+	set("upstream", s2, 0.05, 3)
+	set("spinbit", s2, 0.02, 3)
+	set("upstream", s8, 1.5, 3)
+	set("spinbit", s8, 0.5, 2)
+	var b strings.Builder
+	writeCostsTable(&b, costsHeader{Name: "costs-x", Start: time.Unix(0, 0), Count: 3, Iters: map[string]int{"BenchmarkSelect": 400000}},
+		[]slot{s2, s8}, []string{"upstream", "spinbit"}, cells)
+	out := b.String()
+	for _, want := range []string{
+		"N: Select 400000",
+		"the median of 3 repetitions",
+		"## futex calls per op",
+		"| benchmark | upstream | spinbit | runs |",
+		"| Select-2 | 0.0500 (0.0250…0.100) | 0.0200 (0.0100…0.0400) | 3 |",
+		"| Select-8 | 1.50 (0.750…3.00) | 0.500 (0.250…1.00) | 3/2 |",
+		"## involuntary context switches per op",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "\n## "); n != numCostsMetrics {
+		t.Errorf("%d tables, want one per metric (%d)", n, numCostsMetrics)
+	}
+}
