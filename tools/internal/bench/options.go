@@ -82,6 +82,7 @@ type Options struct {
 	Quick        bool
 	Runtime      bool // the runtime's own mutex benchmarks instead of bench/'s
 	Instructions bool // count instructions under callgrind instead of timing (instructions.go)
+	Costs        bool // count futex and sched_yield calls and context switches per op under perf stat (costs.go)
 	Check        bool
 	DryRun       bool
 	Toolchains   []Toolchain
@@ -188,6 +189,16 @@ bench/results/instructions-<timestamp>/. Counts do not depend on other load
 on the machine, so they show differences in the uncontended paths that
 timing on a busy machine cannot. It needs valgrind.
 
+With -costs it counts, with perf stat, the futex and sched_yield calls and
+the context switches per op of each toolchain, beside the benchmarks' own
+vcsw/op and ivcsw/op (the defaults are in -costs below): each benchmark
+runs N and 2N iterations (each benchmark's own N, or -benchtime Nx for
+all), and the difference of the counts over N is the count per op,
+without the process's start-up. It writes costs.md (one table per metric,
+a column per toolchain, medians of the repetitions) and costs.csv to
+bench/results/costs-<timestamp>/. It needs perf and, for the syscall
+tracepoints, root or a low kernel.perf_event_paranoid.
+
 Flags:
 `
 
@@ -204,13 +215,14 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.BoolVar(&o.Quick, "quick", false, "smoke run: benchtime "+quickBenchtime+", count 1, GOMAXPROCS "+joinInts(quickCPUs)+"; seconds per toolchain")
 	fs.BoolVar(&o.Runtime, "runtime", false, "benchmark the runtime's own RuntimeMutex benchmarks (default toolchains "+runtimeToolchains+", GOMAXPROCS "+joinInts(runtimeCPUs)+", benchtime "+runtimeBenchtime+")")
 	fs.BoolVar(&o.Instructions, "instructions", false, "count instructions at GOMAXPROCS 1 under valgrind's callgrind instead of timing (default toolchains "+instrToolchains+", benchmarks "+instrBench+", benchtime "+instrBenchtime+")")
+	fs.BoolVar(&o.Costs, "costs", false, "count futex and sched_yield calls and context switches per op under perf stat instead of timing (default toolchains "+costsToolchains+", benchmarks "+costsBench+", GOMAXPROCS "+joinInts(costsCPUs)+", count "+strconv.Itoa(costsCount)+", each benchmark's own iteration count)")
 	fs.BoolVar(&o.Check, "check", false, "after the run, verify that every toolchain and benchmark has results at every GOMAXPROCS value and that tables and plots were written; exit non-zero naming what is missing")
 	fs.BoolVar(&o.DryRun, "n", false, "print the plan and the time estimate, then stop")
 	tcs := fs.String("toolchains", "", "comma-separated toolchains to compare (default "+knownNames()+", or "+runtimeToolchains+" with -runtime)")
-	fs.StringVar(&o.Bench, "bench", "", "regexp selecting benchmarks by top-level name, as for go test -bench (default ., or "+runtimeBench+" with -runtime)")
-	cpus := fs.String("cpu", "", "comma-separated GOMAXPROCS values (default "+joinInts(fullCPUs)+", or "+joinInts(quickCPUs)+" with -quick)")
-	fs.IntVar(&o.Count, "count", 0, fmt.Sprintf("repetitions, each running every toolchain once (default %d, or %d with -quick)", fullCount, quickCount))
-	fs.StringVar(&o.Benchtime, "benchtime", "", "run time per benchmark, a duration or Nx (default "+fullBenchtime+", or "+quickBenchtime+" with -quick)")
+	fs.StringVar(&o.Bench, "bench", "", "regexp selecting benchmarks by top-level name, as for go test -bench (default ., or "+runtimeBench+" with -runtime, "+costsBench+" with -costs)")
+	cpus := fs.String("cpu", "", "comma-separated GOMAXPROCS values (default "+joinInts(fullCPUs)+", or "+joinInts(quickCPUs)+" with -quick, "+joinInts(costsCPUs)+" with -costs)")
+	fs.IntVar(&o.Count, "count", 0, fmt.Sprintf("repetitions, each running every toolchain once (default %d, or %d with -quick, %d with -costs)", fullCount, quickCount, costsCount))
+	fs.StringVar(&o.Benchtime, "benchtime", "", "run time per benchmark, a duration or Nx (default "+fullBenchtime+", or "+quickBenchtime+" with -quick; with -costs only Nx, N for every benchmark, default each benchmark's own)")
 	fs.StringVar(&o.Out, "out", "", "output folder, relative to the repository root (default bench/results/<timestamp>)")
 	fs.StringVar(&o.Root, "root", "", "repository root (default: found from the working directory)")
 	fs.StringVar(&o.Base, "base", "", "the base whose fork runs, a release with a folder in bases/ (default: the newest base with patches/)")
@@ -287,12 +299,19 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 			return Options{}, err
 		}
 	}
+	if o.Costs {
+		if err := costsFlags(&o, set); err != nil {
+			return Options{}, err
+		}
+	}
 	if *tcs == "" && !set["toolchains"] {
 		switch {
 		case o.Runtime:
 			*tcs = runtimeToolchains
 		case o.Instructions:
 			*tcs = instrToolchains
+		case o.Costs:
+			*tcs = costsToolchains
 		default:
 			*tcs = knownNames()
 		}
@@ -308,6 +327,8 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 			o.Bench = runtimeBench
 		case o.Instructions:
 			o.Bench = instrBench
+		case o.Costs:
+			o.Bench = costsBench
 		}
 	}
 	if o.Bench == "" {
@@ -328,6 +349,8 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		o.CPUs = runtimeCPUs
 	case o.Instructions:
 		o.CPUs = []int{instrCPU}
+	case o.Costs:
+		o.CPUs = costsCPUs
 	}
 	if *cpus != "" {
 		if o.CPUs, err = parseCPUs(*cpus); err != nil {
@@ -339,10 +362,14 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		return Options{}, fmt.Errorf("-count %d: must be at least 1", o.Count)
 	case o.Count == 0 && o.Quick:
 		o.Count = quickCount
+	case o.Count == 0 && o.Costs:
+		o.Count = costsCount
 	case o.Count == 0:
 		o.Count = fullCount
 	}
-	if o.Benchtime == "" {
+	// -costs leaves an empty benchtime to each benchmark's own iteration
+	// count (costsIters).
+	if o.Benchtime == "" && !o.Costs {
 		switch {
 		case o.Quick:
 			o.Benchtime = quickBenchtime
@@ -354,10 +381,12 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 			o.Benchtime = fullBenchtime
 		}
 	}
-	if _, n, err := parseBenchtime(o.Benchtime); err != nil {
-		return Options{}, err
-	} else if o.Instructions && n == 0 {
-		return Options{}, fmt.Errorf("-benchtime %q: -instructions runs a fixed number of iterations; give a count such as %s", o.Benchtime, instrBenchtime)
+	if o.Benchtime != "" {
+		if _, n, err := parseBenchtime(o.Benchtime); err != nil {
+			return Options{}, err
+		} else if o.Instructions && n == 0 {
+			return Options{}, fmt.Errorf("-benchtime %q: -instructions runs a fixed number of iterations; give a count such as %s", o.Benchtime, instrBenchtime)
+		}
 	}
 	switch {
 	case o.Timeout < 0:
@@ -448,7 +477,7 @@ func joinInts(v []int) string {
 
 // instructionsFlags refuses the flags that -instructions cannot honour.
 func instructionsFlags(o *Options, set map[string]bool, cpus string) error {
-	for _, other := range []string{"runtime", "quick", "count"} {
+	for _, other := range []string{"runtime", "quick", "count", "costs"} {
 		if set[other] {
 			return fmt.Errorf("-instructions and -%s cannot be combined: -instructions runs bench/'s benchmarks once per toolchain, counting instructions; leave out -%s", other, other)
 		}
@@ -465,6 +494,8 @@ func (o Options) ModeName() string {
 	switch {
 	case o.Instructions:
 		return "instruction-counting"
+	case o.Costs:
+		return "cost-counting"
 	case o.Quick:
 		return "quick"
 	}

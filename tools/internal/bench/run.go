@@ -70,11 +70,22 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	for _, t := range o.Toolchains {
 		tcNames = append(tcNames, t.Name)
 	}
+	benchtime := o.Benchtime
+	if benchtime == "" {
+		benchtime = "each benchmark's own iteration count"
+	}
 	fmt.Fprintf(stdout, "%s run of %s: toolchains %s; %d benchmarks; GOMAXPROCS %s; count %d; benchtime %s\n",
-		o.ModeName(), s.Desc, strings.Join(tcNames, ","), len(names), joinInts(o.CPUs), o.Count, o.Benchtime)
-	if o.Instructions {
+		o.ModeName(), s.Desc, strings.Join(tcNames, ","), len(names), joinInts(o.CPUs), o.Count, benchtime)
+	switch {
+	case o.Costs:
+		plan, err := costsPlan(o, names)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, plan)
+	case o.Instructions:
 		fmt.Fprintf(stdout, "plan: %d runs under callgrind, of %d and 3 times as many iterations per benchmark and toolchain\n", 2*len(names)*len(o.Toolchains), mustIterations(o.Benchtime))
-	} else {
+	default:
 		fmt.Fprintf(stdout, "estimate: %s\n", EstimateRun(o, len(names)))
 	}
 	if o.DryRun {
@@ -82,6 +93,11 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	}
 	if o.Instructions {
 		if err := checkValgrind(); err != nil {
+			return err
+		}
+	}
+	if o.Costs {
+		if err := checkPerf(ctx); err != nil {
 			return err
 		}
 	}
@@ -118,6 +134,9 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "output: %s\n", outDir)
 	if o.Instructions {
 		return runInstructions(ctx, outDir, tcs, o, names, stdout)
+	}
+	if o.Costs {
+		return runCosts(ctx, outDir, tcs, o, names, prov, start, stdout)
 	}
 	results, err := runAll(ctx, outDir, tcs, o, names, stdout)
 	if err != nil {

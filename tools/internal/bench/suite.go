@@ -43,6 +43,9 @@ func (o Options) suite(root string) suite {
 	if o.Instructions {
 		return suite{Desc: "bench/", OutPrefix: "instructions-", root: root, base: o.Base}
 	}
+	if o.Costs {
+		return suite{Desc: "bench/", OutPrefix: "costs-", root: root, base: o.Base}
+	}
 	return suite{Desc: "bench/", Comparisons: wantedComparisons, root: root, base: o.Base}
 }
 

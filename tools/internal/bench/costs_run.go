@@ -1,0 +1,274 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The defaults of -costs: every toolchain, the contended benchmarks whose
+// ops are cheap, HTTP, and
+// GOMAXPROCS from 1 to 8 times the 2 CPUs of the development machine.
+var (
+	costsToolchains = "upstream,spinbit,nospinbit,go1.24,go1.27"
+	costsBench      = "^Benchmark(ChanContended|Select|MutexParked|Handoff|Capture|HTTP)$"
+	costsCPUs       = []int{1, 2, 4, 8, 16}
+	costsCount      = 5
+)
+
+// costsWork is the iteration count N of a benchmark's shorter run, and
+// the longest time one op takes at any GOMAXPROCS with any toolchain in
+// the published pool of the go1.27.3 series (2 CPUs), rounded up, which
+// only the estimate uses. N is chosen for about 200ms of ops in the
+// shorter run at the typical time per op: the process's fixed part
+// (start-up, the first run of one iteration, exit) is hundreds of futex
+// calls and context switches, and a Select op can make far fewer than
+// one of each, so N must be large for the per-op part to outweigh the
+// fixed part.
+type costsWork struct {
+	Iters int
+	PerOp time.Duration
+}
+
+var costsWorks = map[string]costsWork{
+	"BenchmarkAlternate":     {600000, 350 * time.Nanosecond},
+	"BenchmarkCapture":       {1000000, 280 * time.Nanosecond},
+	"BenchmarkChanContended": {40000, 12 * time.Microsecond},
+	"BenchmarkCondBarrier":   {20000, 14 * time.Microsecond},
+	"BenchmarkHTTP":          {4000, 85 * time.Microsecond},
+	"BenchmarkHandoff":       {500000, 600 * time.Nanosecond},
+	"BenchmarkLargeAlloc":    {5000, 50 * time.Microsecond},
+	"BenchmarkManyM256":      {10000, 30 * time.Microsecond},
+	"BenchmarkManyM64":       {10000, 16 * time.Microsecond},
+	"BenchmarkManyM8":        {10000, 26 * time.Microsecond},
+	"BenchmarkMutexParked":   {1000000, 320 * time.Nanosecond},
+	"BenchmarkSelect":        {400000, time.Microsecond},
+	"BenchmarkSpawnStorm":    {500000, 550 * time.Nanosecond},
+	"BenchmarkStopTheWorld":  {40, 24 * time.Millisecond},
+	"BenchmarkTimers":        {40000, 8 * time.Microsecond},
+	"BenchmarkWakeIdle":      {30000, 14 * time.Microsecond},
+}
+
+// perfRunOverhead is what one run under perf stat adds to its ops: perf's
+// and the test binary's start and exit, the first run of one iteration.
+const perfRunOverhead = 100 * time.Millisecond
+
+// costsIters is the iteration count N of benchmark name's shorter run: the
+// one -benchtime Nx gives, or the benchmark's default.
+func costsIters(o Options, name string) (int, error) {
+	if o.Benchtime != "" {
+		_, n, err := parseBenchtime(o.Benchtime)
+		if err != nil || n == 0 {
+			return 0, fmt.Errorf("-benchtime %q: -costs needs an iteration count such as 100000x", o.Benchtime)
+		}
+		return n, nil
+	}
+	w, ok := costsWorks[name]
+	if !ok {
+		return 0, fmt.Errorf("-costs has no default iteration count for %s: give one with -benchtime Nx (about 200ms of its ops), or add it to costsWorks in tools/internal/bench/costs.go", name)
+	}
+	return w.Iters, nil
+}
+
+// costsFlags refuses the flags that -costs cannot honour.
+func costsFlags(o *Options, set map[string]bool) error {
+	for _, other := range []string{"runtime", "quick", "instructions", "check"} {
+		if set[other] {
+			return fmt.Errorf("-costs and -%s cannot be combined: -costs counts syscalls and context switches in bench/'s benchmarks, and stops at the first run that fails; leave out -%s", other, other)
+		}
+	}
+	if o.Benchtime != "" {
+		if _, n, err := parseBenchtime(o.Benchtime); err == nil && n == 0 {
+			return fmt.Errorf("-benchtime %q: -costs runs fixed iteration counts, N and 2N, to take the process's start-up out; give a count such as 100000x, or leave -benchtime out for each benchmark's default", o.Benchtime)
+		}
+	}
+	return nil
+}
+
+// checkPerf fails, naming the fix, unless perf can count costsEvents.
+func checkPerf(ctx context.Context) error {
+	if _, err := exec.LookPath("perf"); err != nil {
+		return errors.New("-costs needs perf on PATH, which is missing: install it (Debian: apt-get install linux-perf; Ubuntu: apt-get install linux-tools-generic)")
+	}
+	dir, err := os.MkdirTemp("", "spinbit-perf-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "probe.csv")
+	cmd := exec.CommandContext(ctx, "perf", "stat", "-x,", "-o", out, "-e", strings.Join(costsEvents, ","), "--", "true")
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("perf stat cannot count %s (%v): %s\nperf said:\n%s", strings.Join(costsEvents, ","), err, perfFix(stderr.String()), strings.TrimSpace(stderr.String()))
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := parsePerfStat(f); err != nil {
+		return fmt.Errorf("perf stat probe: %v", err)
+	}
+	return nil
+}
+
+// costsPlan describes the runs a -costs run makes and their estimated
+// time: 2 runs per toolchain, benchmark, GOMAXPROCS and repetition, of
+// N and 2N iterations.
+func costsPlan(o Options, names []string) (string, error) {
+	runs := 2 * len(o.Toolchains) * len(names) * len(o.CPUs) * o.Count
+	var est time.Duration
+	var iters []string
+	for _, n := range names {
+		it, err := costsIters(o, n)
+		if err != nil {
+			return "", err
+		}
+		iters = append(iters, fmt.Sprintf("%s %d", strings.TrimPrefix(n, "Benchmark"), it))
+		perOp := costsWorks[n].PerOp
+		if perOp == 0 {
+			perOp = time.Microsecond
+		}
+		pair := time.Duration(3*it)*perOp + 2*perfRunOverhead
+		est += time.Duration(len(o.Toolchains)*len(o.CPUs)*o.Count) * pair
+	}
+	return fmt.Sprintf("plan: %d runs under perf stat (%d toolchains x %d benchmarks x %d GOMAXPROCS values x %d repetitions x 2: N and 2N iterations; N: %s)\n"+
+		"estimate: about %v of benchmarking, building aside, from each benchmark's longest time per op on the 2-CPU machine (costsWorks) plus %v per run",
+		runs, len(o.Toolchains), len(names), len(o.CPUs), o.Count, strings.Join(iters, ", "), est.Round(time.Second), perfRunOverhead), nil
+}
+
+// runCosts runs every slot's pair of runs under perf stat, interleaved,
+// and writes costs.csv, costs.md and each toolchain's raw go test output
+// into outDir.
+func runCosts(ctx context.Context, outDir string, tcs []*prepared, o Options, names []string, prov Provenance, start time.Time, stdout io.Writer) error {
+	iters := map[string]int{}
+	for _, n := range names {
+		it, err := costsIters(o, n)
+		if err != nil {
+			return err
+		}
+		iters[n] = it
+	}
+	for _, p := range tcs {
+		p.Raw = filepath.Join(outDir, p.Name+".txt")
+		if err := os.WriteFile(p.Raw, nil, 0o666); err != nil {
+			return err
+		}
+	}
+	csvPath := filepath.Join(outDir, "costs.csv")
+	csvFile, err := os.Create(csvPath)
+	if err != nil {
+		return err
+	}
+	defer csvFile.Close()
+	fmt.Fprintln(csvFile, costsCSVHeader)
+
+	ss := slots(names, o.CPUs)
+	var samples []costsSample
+	for rep := 0; rep < o.Count; rep++ {
+		repStart := time.Now()
+		for _, t := range schedule(rep, len(tcs), ss) {
+			p := tcs[t.Toolchain]
+			n := iters[t.Slot.Bench]
+			order := []int{n, 2 * n}
+			if rep%2 == 1 {
+				order = []int{2 * n, n} // which of the pair goes first alternates
+			}
+			var pair [2]costsRun
+			for i, it := range order {
+				r, err := perfRun(ctx, p, o, t.Slot, it)
+				if err != nil {
+					return fmt.Errorf("repetition %d of %d: %w", rep+1, o.Count, err)
+				}
+				r.Rep = rep
+				pair[i] = r
+				fmt.Fprintln(csvFile, r.csv())
+			}
+			s, err := pairSample(pair[0], pair[1])
+			if err != nil {
+				return err
+			}
+			samples = append(samples, s)
+		}
+		fmt.Fprintf(stdout, "repetition %d/%d done in %v\n", rep+1, o.Count, time.Since(repStart).Round(10*time.Millisecond))
+	}
+	if err := csvFile.Close(); err != nil {
+		return err
+	}
+
+	var tcNames []string
+	for _, p := range tcs {
+		tcNames = append(tcNames, p.Name)
+	}
+	h := costsHeader{
+		Name: filepath.Base(outDir), Start: start, Elapsed: time.Since(start), Host: hostCPU(tcs),
+		Commit: prov.Commit, Base: prov.Base, Problems: prov.Problems(), Count: o.Count, Toolchains: tcs, Iters: iters,
+	}
+	var b strings.Builder
+	writeCostsTable(&b, h, ss, tcNames, summarizeCosts(samples))
+	mdPath := filepath.Join(outDir, "costs.md")
+	if err := os.WriteFile(mdPath, []byte(b.String()), 0o666); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\n%s\nwrote %s and %s\n", b.String(), mdPath, csvPath)
+	return nil
+}
+
+// perfRun runs a toolchain's test binary for one slot with iters
+// iterations under perf stat, appending its output to the toolchain's raw
+// file, and returns the counts and the benchmark's own figures.
+func perfRun(ctx context.Context, p *prepared, o Options, s slot, iters int) (costsRun, error) {
+	r := costsRun{Toolchain: p.Name, Slot: s, Iters: iters}
+	raw, err := os.OpenFile(p.Raw, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return r, err
+	}
+	defer raw.Close()
+	perfOut, err := os.CreateTemp("", "spinbit-perf-*.csv")
+	if err != nil {
+		return r, err
+	}
+	perfOut.Close()
+	defer os.Remove(perfOut.Name())
+
+	ro := o
+	ro.Benchtime = strconv.Itoa(iters) + "x"
+	args := append([]string{"stat", "-x,", "-o", perfOut.Name(), "-e", strings.Join(costsEvents, ","), "--", p.Binary}, runArgs(ro, s)...)
+	cmd := exec.CommandContext(ctx, "perf", args...)
+	cmd.Dir = p.PkgDir
+	cmd.Env = runEnv(os.Environ())
+	var out bytes.Buffer
+	var tail tailBuffer
+	cmd.Stdout = io.MultiWriter(raw, &out, &tail)
+	cmd.Stderr = io.MultiWriter(raw, &tail)
+	if err := cmd.Run(); err != nil {
+		return r, fmt.Errorf("toolchain %s: %s at GOMAXPROCS %d with %d iterations under perf stat failed (%v); last output:\n%s\nfull output in %s", p.Name, s.Bench, s.CPU, iters, err, tail.String(), p.Raw)
+	}
+	f, err := os.Open(perfOut.Name())
+	if err != nil {
+		return r, err
+	}
+	defer f.Close()
+	if r.Counts, err = parsePerfStat(f); err != nil {
+		return r, fmt.Errorf("toolchain %s: %s at GOMAXPROCS %d: %v", p.Name, s.Bench, s.CPU, err)
+	}
+	results, err := ParseOutput(&out)
+	if err != nil {
+		return r, fmt.Errorf("toolchain %s: %s at GOMAXPROCS %d: %v", p.Name, s.Bench, s.CPU, err)
+	}
+	res, err := costsResult(results, s, iters)
+	if err != nil {
+		return r, fmt.Errorf("toolchain %s: %v; output in %s", p.Name, err, p.Raw)
+	}
+	r.Vcsw, r.Ivcsw, r.NsPerOp = res.Values["vcsw/op"], res.Values["ivcsw/op"], res.Values["ns/op"]
+	return r, nil
+}

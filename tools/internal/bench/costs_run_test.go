@@ -1,0 +1,114 @@
+package bench
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestCostsFlags(t *testing.T) {
+	o, err := ParseFlags([]string{"-costs"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.Costs || o.Count != costsCount || o.Bench != costsBench || o.Benchtime != "" || joinInts(o.CPUs) != "1,2,4,8,16" || len(o.Toolchains) != 5 {
+		t.Errorf("-costs defaults: %+v", o)
+	}
+	o, err = ParseFlags([]string{"-costs", "-benchtime", "5000x", "-count", "3", "-cpu", "2,8", "-toolchains", "upstream,spinbit,go1.27"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := costsIters(o, "BenchmarkSelect"); err != nil || n != 5000 {
+		t.Errorf("-benchtime 5000x: iterations %d, %v; want 5000", n, err)
+	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-costs", "-benchtime", "1s"}, "-costs runs fixed iteration counts"},
+		{[]string{"-costs", "-benchtime", "0x"}, "positive integer followed by x"},
+		{[]string{"-costs", "-runtime"}, "-costs and -runtime"},
+		{[]string{"-costs", "-quick"}, "-costs and -quick"},
+		{[]string{"-costs", "-instructions"}, "-costs"},
+		{[]string{"-costs", "-check"}, "-costs and -check"},
+	} {
+		_, err := ParseFlags(bad.args, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("ParseFlags(%q) error = %v, want one mentioning %q", bad.args, err, bad.want)
+		}
+	}
+}
+
+// TestCostsWorks checks that every benchmark of bench/ has a default
+// iteration count, so that -costs -bench . runs without -benchtime.
+func TestCostsWorks(t *testing.T) {
+	names, err := SourceBenchmarks("../../../bench", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o Options
+	for _, n := range names {
+		if _, err := costsIters(o, n); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := costsIters(o, "BenchmarkNew"); err == nil || !strings.Contains(err.Error(), "give one with -benchtime Nx") {
+		t.Errorf("a benchmark without a default: error %v", err)
+	}
+	for n, w := range costsWorks {
+		if w.Iters < 1 || w.PerOp <= 0 {
+			t.Errorf("%s: %+v, want a positive count and time per op", n, w)
+		}
+	}
+}
+
+func TestCostsPlan(t *testing.T) {
+	o, err := ParseFlags([]string{"-costs", "-cpu", "2,8", "-count", "3", "-toolchains", "upstream,spinbit,go1.27"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := costsPlan(o, []string{"BenchmarkSelect"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3 toolchains x 2 GOMAXPROCS x 3 repetitions = 18 pairs, each 3 x
+	// 400000 ops of 1µs and 2 runs' overhead of 100ms: 18 x 1.4s.
+	for _, want := range []string{"plan: 36 runs under perf stat", "N: Select 400000", "about 25s"} {
+		if !strings.Contains(plan, want) {
+			t.Errorf("plan lacks %q:\n%s", want, plan)
+		}
+	}
+}
+
+// TestCheckPerf runs checkPerf without perf on PATH, and with a perf that
+// refuses as perf 6.1 does for a user who may not read the tracepoints.
+func TestCheckPerf(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in perf is a shell script")
+	}
+	dir := t.TempDir()
+	t.Setenv("PATH", dir)
+	if err := checkPerf(context.Background()); err == nil || !strings.Contains(err.Error(), "apt-get install linux-perf") {
+		t.Errorf("without perf: error %v, want one naming the package", err)
+	}
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh for the stand-in perf")
+	}
+	stderr, err := filepath.Abs("testdata/perf/permission-denied.stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Shell builtins only: PATH holds nothing but the stand-in.
+	script := "#!/bin/sh\nwhile IFS= read -r l; do printf '%s\\n' \"$l\"; done < '" + stderr + "' >&2\nexit 129\n"
+	if err := os.WriteFile(filepath.Join(dir, "perf"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err = checkPerf(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "run ./bench.bash -costs as root") || !strings.Contains(err.Error(), "No permissions to read") {
+		t.Errorf("perf without permission: error %v, want the fix and perf's own words", err)
+	}
+}
