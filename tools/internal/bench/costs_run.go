@@ -73,7 +73,7 @@ func costsIters(o Options, name string) (int, error) {
 	}
 	w, ok := costsWorks[name]
 	if !ok {
-		return 0, fmt.Errorf("-costs has no default iteration count for %s: give one with -benchtime Nx (about 200ms of its ops), or add it to costsWorks in tools/internal/bench/costs.go", name)
+		return 0, fmt.Errorf("-costs has no default iteration count for %s: give one with -benchtime Nx (about 200ms of its ops), or add it to costsWorks in tools/internal/bench/costs_run.go", name)
 	}
 	return w.Iters, nil
 }

@@ -56,8 +56,14 @@ func TestCostsWorks(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if _, err := costsIters(o, "BenchmarkNew"); err == nil || !strings.Contains(err.Error(), "give one with -benchtime Nx") {
-		t.Errorf("a benchmark without a default: error %v", err)
+	_, err = costsIters(o, "BenchmarkNew")
+	if err == nil || !strings.Contains(err.Error(), "give one with -benchtime Nx") {
+		t.Fatalf("a benchmark without a default: error %v", err)
+	}
+	// The file the message names is the one that holds costsWorks.
+	_, file, _ := strings.Cut(err.Error(), "add it to costsWorks in ")
+	if src, err := os.ReadFile(filepath.Join("../../..", file)); err != nil || !strings.Contains(string(src), "var costsWorks =") {
+		t.Errorf("the message names %q, which does not hold costsWorks (%v)", file, err)
 	}
 	for n, w := range costsWorks {
 		if w.Iters < 1 || w.PerOp <= 0 {
