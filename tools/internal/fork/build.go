@@ -18,7 +18,7 @@ import (
 // reordering commits without changing the result costs no rebuild. (The
 // stamp ends "GOEXPERIMENT=" as stamps did when a build could bake one in;
 // CheckBuildEnv now refuses that, so it is always empty.)
-func (r Repo) builtFile() string { return filepath.Join(r.Goroot(), ".git", "spinbit-built") }
+func (r Repo) builtFile() string { return filepath.Join(gitDir(r.Goroot()), "spinbit-built") }
 
 // GoCommand is the fork's go command.
 func (r Repo) GoCommand() string { return toolchain.Bin(r.Goroot()) }

@@ -41,7 +41,26 @@ func (r Repo) rel(path string) string {
 // appliedFile, inside goroot/<Base>/.git, records the HEAD that the last
 // apply left, so a later run can tell "patches/ changed" from "the tree has
 // new work".
-func (r Repo) appliedFile() string { return filepath.Join(r.Goroot(), ".git", "spinbit-applied") }
+func (r Repo) appliedFile() string { return filepath.Join(gitDir(r.Goroot()), "spinbit-applied") }
+
+// gitDir returns the git directory of the work tree dir: dir/.git, or,
+// when that is a file (a tree made with git worktree add), the directory
+// its "gitdir:" line names.
+func gitDir(dir string) string {
+	dotGit := filepath.Join(dir, ".git")
+	data, err := os.ReadFile(dotGit)
+	if err != nil {
+		return dotGit // a directory, or missing: the callers report that
+	}
+	target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+	if !ok {
+		return dotGit
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(dir, target)
+	}
+	return target
+}
 
 // Status compares a base's tree with its patches/.
 type Status struct {
