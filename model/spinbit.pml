@@ -1,48 +1,42 @@
 /*
  * spinbit.pml: a Promela model, for the Spin model checker, of the
- * go-spinbit runtime mutex as goroot/src/runtime/lock_spinbit.go and
- * lock_claim.go implement it (lock2, lock2Slow, mutexPushed,
- * mutexSleepOnStack, mutexLeaveStack, unlock2, unlock2Wake; the claim
- * queue: mutexWaitForClaim, mutexClaimJoin, mutexHandOff and the bucket's
- * ticket lock), with the M semaphore it sleeps on from
- * goroot/src/runtime/lock_futexsema.go (semasleep, with and without a
- * timeout, and semawakeup) and the partial M pointers of lock_mkey.go.
+ * go-spinbit runtime mutex as goroot/src/runtime/lock_spinbit.go
+ * implements it: lock2, lock2Slow, mutexSleepOnStack, mutexPushed,
+ * withSleepHint, unlock2, unlock2Wake, mutexWakeOne, mutexWakee, and the
+ * crash path (mutexOnCrashPath, mutexCrashWait), with the M semaphore of
+ * lock_futexsema.go (semasleep(-1) and semawakeup) and the partial M
+ * pointers of lock_mkey.go.
  *
- * One process is one M that takes and releases the one mutex, l, whose
- * claim queue is in the one bucket. Every atomic block in proctype M is
- * one atomic operation of the Go code (an 8-bit swap, OR or AND, a CAS, a
- * load, an Xadd or a store, or a futex call) together with the local
- * computation that follows it up to the next shared access. The comment on
- * each names the Go function and, in backquotes, the Go statements it
- * stands for; model/README.md explains how a test keeps those quotes
- * honest, and which steps fold in more and why.
+ * One process is one M that takes and releases the one mutex, l. Every
+ * atomic block of an M is one atomic operation of the Go code (an 8-bit
+ * swap, OR or AND, a word CAS, a load, or a semaphore call) together with
+ * the local computation that follows it up to the next shared access. The
+ * comment on each names the Go function and quotes, in backquotes, the Go
+ * statements it stands for; model/README.md says how a test keeps those
+ * quotes honest, and which steps fold in more and why.
  *
- * Time is not modelled, only its effects: whenever the Go code compares
- * nanotime() with the deadline of lock2Slow, the model chooses either
- * outcome, and a sleep with a timeout may time out at any point where
- * semasleep can return -1.
- *
- * What is checked, and how (model/README.md has the commands):
- *   - mutual exclusion, who holds mutexLocked (hand-offs included), the
- *     shape and order of the stack of sleepers, the claim queue and its
- *     bucket, who owns mutexSpinning and mutexStackLocked, mutexClaimed
- *     against the queue, the hint: assertions and the invariant of
+ * What is checked (model/README.md has the checks and the mutants):
+ *   - mutual exclusion, who holds mutexLocked, the shape of the stack of
+ *     sleepers, who owns mutexSpinning, mutexStackLocked and the claim
+ *     (mutexHeir), the hint only while l is held: the invariant of
  *     proctype monitor;
- *   - the bound: from the join that puts an M in the claim queue to its
- *     entry, at most k+1 entries by other Ms, k the Ms ahead of it
- *     (assertions in acquired());
- *   - no lost wakeup, with -DNOTIMEOUT (sleeps on the stack that never
- *     time out, so that a timeout cannot hide a lost wakeup): invalid end
- *     states (a sleeper nobody wakes) and the assertion of proctype final;
- *   - progress, under weak fairness: "terminates" (every M finishes its
- *     NACQ acquisitions) and, with FOREVER, "patience" (an M whose
- *     patience has ended eventually enters).
+ *   - the bound of the heir: from its heir event on, no other M passes
+ *     the claim check of lock2 or lock2Slow before the heir enters
+ *     (BUDGET, 0 by default; assertion in acquired());
+ *   - the order of wakes: while an M sleeps on the stack, the wakes that
+ *     take other Ms off it, a sleeping heir's aside, take only Ms that
+ *     were below it when it pushed itself; and at most POPMAX other Ms
+ *     are taken off in all (assertions in takenOff());
+ *   - no lost wakeup: a sleeper nobody wakes is an invalid end state, and
+ *     proctype final asserts that l is free and idle once every M is done;
+ *   - at most one wakeup pending per M (assertion at semawakeup);
+ *   - progress under weak fairness: "terminates" (every M finishes its
+ *     acquisitions) and, with FOREVER, "live" (every M that calls lock2
+ *     enters).
  *
  * -DFOREVER makes every M lock and unlock forever instead of NACQ times.
- * -DBLAME adds the blame of sampled unlocks (unlock2Blame), which only the
- * go1.27.3 series has: any unlock may be sampled.
- * Each -DMUTANT_... changes one marked spot; model/README.md lists them and
- * what the checker reports for each.
+ * -DCRASH adds a signal handler on M 1 that takes l once on the crash
+ * path while M 1 is frozen. Each -DMUTANT_... changes one marked spot.
  */
 
 /* ---- configuration ---------------------------------------------------- */
@@ -53,25 +47,29 @@
 #if NM < 2 || NM > 3
 #error "NM must be 2 or 3"
 #endif
-
 #ifndef NACQ
-#define NACQ 2          /* acquisitions per M, without FOREVER */
+#define NACQ 1          /* acquisitions per M, without FOREVER */
 #endif
 #ifndef NACQ1
-#define NACQ1 NACQ      /* acquisitions of M 1, to let one M go on longer */
+#define NACQ1 NACQ      /* acquisitions of M 1 */
 #endif
-
-/* mutexActiveSpins+mutexPassiveSpins: how often the spinner polls the word
- * before it sleeps. Go's is large; what matters here is that it is finite. */
+/* mutexActiveSpins+mutexPassiveSpins: the spinner's polls before it
+ * sleeps. Go's is larger; what matters here is that it is finite. */
 #ifndef SPINS
 #define SPINS 1
 #endif
-
-/* mutexPatiencePasses: the passes round lock2Slow's loop after which the
- * deadline is set if no sleep set it first. Go's is 8; what matters here is
- * that it is finite. */
-#ifndef PASSES
-#define PASSES 1
+/* mutexStarveAfter (4 in Go): failures that make a waiter starving. */
+#ifndef BYP
+#define BYP 1
+#endif
+/* entries by other Ms allowed after an heir event, before the heir's */
+#ifndef BUDGET
+#define BUDGET 0
+#endif
+/* wakes of other Ms, a sleeping heir's included, allowed while an M
+ * sleeps on the stack */
+#ifndef POPMAX
+#define POPMAX 255
 #endif
 
 /* ---- the key word, with the Go constants' values ----------------------- */
@@ -80,122 +78,56 @@
 #define mutexSleeping    2
 #define mutexSpinning    256
 #define mutexStackLocked 512
-#define mutexClaimed     1024
+#define mutexHeir        1024
 #define mutexMBits       11
 #define lowByte          255   /* key8: the swaps write all of it */
 #define flagBits         2047  /* ^mutexMMask */
 #define unusedBits       252   /* bits 2-7 */
 
-/* Ms are numbered 1..NM, and 0 is nil. M m is kept in the key word as
- * m<<mutexMBits, standing for its partial pointer (lock_mkey.go). */
+/* Ms are numbered 1..NM, and 0 is nil; the handler of -DCRASH is HID.
+ * M m is kept in the key word as m<<mutexMBits, for its partial pointer. */
+#define HID (NM + 1)
 #define mutexPartialM(m) ((m) << mutexMBits)
 #define mutexMFromKey(x) ((x) >> mutexMBits)
-#define withSleepHint(x) ((mutexMFromKey(x) != 0 || ((x) & mutexClaimed) != 0) -> ((x) | mutexSleeping) : (x))
+#define withSleepHint(x) ((mutexMFromKey(x) != 0) -> ((x) | mutexSleeping) : (x))
 
 int  key;                       /* l.key */
-byte nextwaitm[NM + 1];         /* m.nextwaitm; [0], nil's, stays 0 */
+byte nextwaitm[NM + 1];         /* m.mWaitList.next; [0], nil's, stays 0 */
 byte waitsema[NM + 1];          /* m.waitsema, the futex word of an M's semaphore */
 bool infutex[NM + 1];           /* the kernel: the M waits in futexsleep */
-bool spinning[NM + 1];          /* lock2Slow's local spinning, global for the monitor */
-bool handed[NM + 1];            /* mutexClaimOf(mp).handed */
-byte cq[NM];                    /* l's claim queue, head first (the links of mutexClaimOf(mp)), 0 past its end */
-byte cqlen;                     /* Ms in it */
-byte tq[NM];                    /* the Ms that hold tickets of the bucket, in ticket order: the holder first */
-byte tqlen;                     /* how many */
+bool heirMark[NM + 1];          /* m.mWaitList.heir */
 
-/* Where mutexHandOff returns to. */
-#define RET_LOCK2 1
-#define RET_SLOW  2
-#define RET_WAKE  3
-#define RET_POKE  4
-
-/* What a sleep in semasleep is. */
-#define SLEEP_STACK 1           /* semasleep(rest) on the stack, from mutexSleepOnStack */
-#define SLEEP_LEAVE 2           /* semasleep(-1) in mutexLeaveStack, taking a waker's wakeup */
-#define SLEEP_HAND  3           /* semasleep(-1) in mutexWaitForClaim, until an M hands l over */
+/* Where unlock2Wake or mutexWakeOne returns to. */
+#define RET_BACKOFF 1           /* lock2's back-off: on to lock2Slow */
+#define RET_UNLOCK  2           /* unlock2: it returns */
+#define RET_BLOCKED 3           /* lock2Slow's wake of a claimed free l: on to its load */
 
 /* ---- ghost state, read only by the checks ------------------------------ */
 
 byte holders;                   /* Ms in their critical sections */
-byte owner;                     /* the M that holds mutexLocked (took it, or was handed it), or 0 */
-byte stackOwner;                /* the M that owns mutexStackLocked, or 0 */
-byte bucketOwner;               /* the M that holds the bucket, or 0 */
-bool late[NM + 1];              /* the M's patience has ended, and it has not entered since */
-bool joined[NM + 1];            /* the M joined the claim queue, and has not entered since */
-byte budget[NM + 1];            /* for a joined M: how many more entries by others may come before its own */
-byte phase[NM + 1];             /* 0 off the stack, 1 on it, 2 taken off by a waker and its wakeup not yet taken */
-byte rank[NM + 1];              /* M on the stack: how many on it went to sleep before it */
-byte nsleep;                    /* Ms on the stack */
+byte owner;                     /* the M (or HID) that holds mutexLocked, or 0 */
+byte spinOwner;                 /* the M that owns mutexSpinning, or 0 */
+byte stackOwner;                /* the M (or HID) that owns mutexStackLocked, or 0 */
+byte heirOwner;                 /* the heir, from its heir event to its entry, or 0 */
+byte unlinked;                  /* an M unlinked from below the top, not yet given mutexSpinning */
+bool onStack[NM + 1];           /* pushed and not taken off */
+byte nstack;                    /* Ms on the stack */
+bool want[NM + 2];              /* inside lock2, not yet entered */
+byte budget[NM + 1];            /* the heir: entries by others still allowed before its own */
+byte below[NM + 1];             /* a sleeper: Ms on the stack below it when it pushed itself */
+byte pops[NM + 1];              /* a sleeper: Ms but a sleeping heir taken off the stack since its push */
+byte allPops[NM + 1];           /* a sleeper: Ms taken off the stack since its push */
 #ifndef FOREVER
 byte done;                      /* Ms that finished their NACQ acquisitions */
 #endif
-
-/* me enters its critical section: count it against every M in the
- * claim queue. */
-inline countBypass(i) {
-	if
-	:: i != me && joined[i] ->
-		assert(budget[i] > 0);          /* the bound */
-		budget[i]--
-	:: else
-	fi
-}
-
-inline acquired() {
-	assert(owner == me);            /* only the holder of mutexLocked enters */
-	holders++;
-	assert(holders == 1);           /* mutual exclusion */
-	countBypass(1); countBypass(2);
-#if NM >= 3
-	countBypass(3);
+#ifdef CRASH
+bool intr;                      /* the handler runs on M 1, which is frozen */
+byte m1pid = 255;               /* M 1's process id */
+bool hdone;                     /* the handler has returned */
 #endif
-	joined[me] = false; budget[me] = 0; late[me] = false
-}
 
-/* me's append to the claim queue, with k Ms ahead of it: from here on, at
- * most k+1 entries by others may precede its own. */
-inline ghostJoin(k) {
-	assert(!joined[me]);
-	joined[me] = true; budget[me] = k + 1
-}
+/* ---- the invariant ------------------------------------------------------ */
 
-/* The push CAS succeeded: me is on the stack. */
-inline ghostPush(m) {
-	assert(phase[m] == 0);          /* not on the stack twice */
-	phase[m] = 1;
-	rank[m] = nsleep;
-	nsleep++
-}
-
-inline rankDown(m, i) {
-	if
-	:: phase[i] == 1 && rank[i] > rank[m] -> rank[i]--
-	:: else
-	fi
-}
-
-/* m leaves the stack, and goes to phase to (2 when a waker took it off, 0
- * when it took itself off). Every M on it that went to sleep after m moves
- * down one rank. */
-inline ghostOff(m, to) {
-	assert(m != 0 && phase[m] == 1);/* it was on the stack: nobody is taken off twice */
-	phase[m] = to;
-	rankDown(m, 1); rankDown(m, 2);
-#if NM >= 3
-	rankDown(m, 3);
-#endif
-	rank[m] = 0;
-	nsleep--
-}
-
-/* The CAS of unlock2Wake that takes the top off: m went to sleep after
- * every other M on the stack. */
-inline ghostPopTop(m) {
-	assert(m != 0 && rank[m] == nsleep - 1);        /* the stack is in the order its Ms slept */
-	ghostOff(m, 2)
-}
-
-/* The stack as the key word and the links show it, from the top down. */
 #define K0 mutexMFromKey(key)
 #define K1 nextwaitm[K0]
 #define K2 nextwaitm[K1]
@@ -203,55 +135,38 @@ inline ghostPopTop(m) {
 #if NM >= 3
 #define STACKOK (K3 == 0 && (K1 == 0 || K1 != K0) && (K2 == 0 || (K2 != K0 && K2 != K1)))
 #define LISTED(m) (K0 == (m) || K1 == (m) || K2 == (m))
-#define MEMBERS (((phase[1] == 1) == LISTED(1)) && ((phase[2] == 1) == LISTED(2)) && \
-	((phase[3] == 1) == LISTED(3)))
-#define NSPINNERS (spinning[1] + spinning[2] + spinning[3])
-#define QIN(m) (cq[0] == (m) || cq[1] == (m) || cq[2] == (m))
-#define QSHAPE ((cqlen <= 3) && (cqlen > 0 || cq[0] == 0) && (cqlen > 1 || cq[1] == 0) && (cqlen > 2 || cq[2] == 0) && \
-	(cq[1] == 0 || (cq[1] != cq[0])) && (cq[2] == 0 || (cq[2] != cq[0] && cq[2] != cq[1])))
-#define QUEUEOK (QSHAPE && QMEMBER(1) && QMEMBER(2) && QMEMBER(3))
-#define ALLIDLE (phase[1] + phase[2] + phase[3] + waitsema[1] + waitsema[2] + waitsema[3] + \
-	handed[1] + handed[2] + handed[3] + spinning[1] + spinning[2] + spinning[3] == 0)
+#define MEMBERS ((onStack[1] == LISTED(1)) && (onStack[2] == LISTED(2)) && (onStack[3] == LISTED(3)))
+#define IDLE(m) (waitsema[m] == 0 && !infutex[m] && !onStack[m] && !heirMark[m])
+#define ALLIDLE (IDLE(1) && IDLE(2) && IDLE(3))
 #else
 #define STACKOK (K2 == 0 && (K1 == 0 || K1 != K0))
 #define LISTED(m) (K0 == (m) || K1 == (m))
-#define MEMBERS (((phase[1] == 1) == LISTED(1)) && ((phase[2] == 1) == LISTED(2)))
-#define NSPINNERS (spinning[1] + spinning[2])
-#define QIN(m) (cq[0] == (m) || cq[1] == (m))
-#define QSHAPE ((cqlen <= 2) && (cqlen > 0 || cq[0] == 0) && (cqlen > 1 || cq[1] == 0) && \
-	(cq[1] == 0 || (cq[1] != cq[0])))
-#define QUEUEOK (QSHAPE && QMEMBER(1) && QMEMBER(2))
-#define ALLIDLE (phase[1] + phase[2] + waitsema[1] + waitsema[2] + handed[1] + handed[2] + \
-	spinning[1] + spinning[2] == 0)
+#define MEMBERS ((onStack[1] == LISTED(1)) && (onStack[2] == LISTED(2)))
+#define IDLE(m) (waitsema[m] == 0 && !infutex[m] && !onStack[m] && !heirMark[m])
+#define ALLIDLE (IDLE(1) && IDLE(2))
 #endif
-
-/* An M is in the claim queue only between its join and its entry, and an
- * M that joined and is out of it again holds mutexLocked: nobody is taken
- * out without being handed l. */
-#define QMEMBER(m) ((!QIN(m) || joined[m]) && (!joined[m] || QIN(m) || owner == (m)))
 
 /* True in every state:
  *   - at most one M is in its critical section;
  *   - mutexLocked is set exactly while some M holds it;
  *   - the stack has no cycle and no M twice, and holds exactly the Ms that
- *     went to sleep and were not taken off: none lost, none extra;
- *   - the claim queue has no M twice, holds only Ms that joined it and did
- *     not enter since, and an M out of it again holds l;
- *   - mutexSpinning is set exactly when one M owns it, and likewise
+ *     pushed themselves and were not taken off;
+ *   - mutexSpinning is set exactly when an M owns it, and likewise
  *     mutexStackLocked;
- *   - while nobody holds the bucket, mutexClaimed is set exactly when the
- *     claim queue is not empty;
- *   - bits 2-7, which every swap of the low byte writes, stay zero;
- *   - the hint is set only while l is held.
+ *   - while an M is the heir, mutexHeir is set, and the heir is the
+ *     spinner, or asleep on the stack (or taken off it and not yet given
+ *     mutexSpinning) while nobody spins;
+ *   - the hint is set only while l is held;
+ *   - bits 2-7, which every swap of the low byte writes, stay zero.
  * Each is asserted on its own, so that pan names the one that failed. */
-#define LOCKOK (((key & mutexLocked) != 0) == (owner != 0))
-#define SPINOK (NSPINNERS <= 1 && ((key & mutexSpinning) != 0) == (NSPINNERS == 1))
-#define OWNEROK (((key & mutexStackLocked) != 0) == (stackOwner != 0))
-#define CLAIMOK (bucketOwner != 0 || ((key & mutexClaimed) != 0) == (cqlen > 0))
-#define HINTOK ((key & mutexSleeping) == 0 || (key & mutexLocked) != 0)
-#define BUCKETOK (bucketOwner == 0 || bucketOwner == tq[0])
-#define INVARIANT (holders <= 1 && LOCKOK && nextwaitm[0] == 0 && STACKOK && MEMBERS && QUEUEOK && \
-	SPINOK && OWNEROK && BUCKETOK && CLAIMOK && (key & unusedBits) == 0 && HINTOK)
+#define LOCKOK  (((key & mutexLocked) != 0) == (owner != 0))
+#define SPINOK  (((key & mutexSpinning) != 0) == (spinOwner != 0))
+#define SLOK    (((key & mutexStackLocked) != 0) == (stackOwner != 0))
+#define HEIROK  (heirOwner == 0 || ((key & mutexHeir) != 0 && \
+		 (spinOwner == heirOwner || (spinOwner == 0 && (onStack[heirOwner] || unlinked == heirOwner)))))
+#define HINTOK  ((key & mutexSleeping) == 0 || (key & mutexLocked) != 0)
+#define INVARIANT (holders <= 1 && LOCKOK && nextwaitm[0] == 0 && STACKOK && MEMBERS && \
+		   SPINOK && SLOK && HEIROK && HINTOK && (key & unusedBits) == 0)
 
 active proctype monitor() {
 end:	atomic {        /* model: the invariant */
@@ -260,1012 +175,658 @@ end:	atomic {        /* model: the invariant */
 		assert(LOCKOK);
 		assert(nextwaitm[0] == 0 && STACKOK);
 		assert(MEMBERS);
-		assert(QUEUEOK);
 		assert(SPINOK);
-		assert(OWNEROK);
-		assert(BUCKETOK);
-		assert(CLAIMOK);
-		assert((key & unusedBits) == 0);
-		assert(HINTOK)
+		assert(SLOK);
+		assert(HEIROK);
+		assert(HINTOK);
+		assert((key & unusedBits) == 0)
 	}
 }
 
 #ifndef FOREVER
-/* Once every M is done: l is free and unclaimed, its hint clear, its claim
- * queue empty and its bucket free; nobody spins, owns the stack or sleeps,
- * and no semaphore holds a wakeup nobody took, nor any M a hand-off. */
+#ifdef CRASH
+#define ALLDONE (done == NM && hdone)
+#else
+#define ALLDONE (done == NM)
+#endif
+/* Once every M is done: l is free, unclaimed and its hint clear; nobody
+ * spins, owns the stack, sleeps or is the heir, and no semaphore holds a
+ * wakeup nobody took. */
 active proctype final() {
-end:	atomic { done == NM -> assert(key == 0 && ALLIDLE && cqlen == 0 && tqlen == 0 && owner == 0) }   /* model: the end */
+end:	atomic { ALLDONE -> assert(key == 0 && ALLIDLE && holders == 0 && owner == 0 && spinOwner == 0 && stackOwner == 0 && heirOwner == 0) }   /* model: the end */
 }
 #endif
+
+/* ---- ghost steps --------------------------------------------------------- */
+
+/* me enters its critical section. An entry after the claim check of
+ * lock2 or lock2Slow counts against the heir's budget; the model's entry
+ * is that check. */
+inline acquired() {
+	assert(owner == me);            /* only the holder of mutexLocked enters */
+	holders++;
+	assert(holders == 1);           /* mutual exclusion */
+	if
+	:: heirOwner != 0 && heirOwner != me ->
+		assert(budget[heirOwner] > 0);  /* the bound of the heir */
+		budget[heirOwner]--
+	:: else -> skip
+	fi;
+	want[me] = false
+}
+
+/* me's heir event: the OR of mutexHeir as spinner, or the load at which
+ * it finds it set as spinner. */
+inline heirEvent() {
+	assert(heirOwner == 0);         /* one heir at a time */
+	heirOwner = me;
+	budget[me] = BUDGET
+}
+
+/* The wake takes w off the stack (its CAS as the top, or its unlink from
+ * below the top): count it against every other sleeper. w's own link is
+ * dead until its next push writes it: clear it, so that states differing
+ * only there are one. */
+inline takenOff(i) {
+	assert(onStack[w]);
+	onStack[w] = false;
+	nstack--;
+	nextwaitm[w] = 0;
+	pops[w] = 0; allPops[w] = 0; below[w] = 0;
+	for (i : 1 .. NM) {
+		if
+		:: onStack[i] ->
+			if
+			:: !heirMark[w] ->
+				pops[i]++;
+				assert(pops[i] <= below[i])     /* the order of wakes: only Ms below it go first */
+			:: else -> skip
+			fi;
+			allPops[i]++;
+			assert(allPops[i] <= POPMAX)    /* the wakes a sleeper sees */
+		:: else -> skip
+		fi
+	}
+	i = 0
+}
+
+/* ---- the waking: unlock2Wake, mutexWakeOne, mutexWakee ------------------ */
+
+/* mutexWakee: the heir if v shows a claim and the heir sleeps, else the
+ * bottom of the stack. It reads the links and the marks of Ms on the stack
+ * of v, which only the stack's owner changes. */
+inline mutexWakee() {
+	w = 0;
+	t = mutexMFromKey(v);
+	if
+	:: (v & mutexHeir) != 0 ->
+		do
+		:: t != 0 && heirMark[t] -> w = t; break
+		:: t != 0 && !heirMark[t] -> t = nextwaitm[t]
+		:: t == 0 -> break
+		od;
+#ifdef MUTANT_WAKE_IGNORES_HEIR
+		w = 0;          /* mutant: the wake ignores the sleeping heir */
+#endif
+		t = mutexMFromKey(v)
+	:: else -> skip
+	fi;
+	if
+	:: w == 0 ->
+#ifndef MUTANT_WAKE_TOP
+		do
+		:: nextwaitm[t] != 0 -> t = nextwaitm[t]
+		:: else -> break
+		od;
+		w = t
+#else
+		w = t           /* mutant: wake the top, the M that slept last */
+#endif
+	:: else -> skip
+	fi;
+	t = 0
+}
+
+/* Where a wake returns to. */
+inline wakeReturn() {
+	if
+	:: ret == RET_BACKOFF -> ret = 0; goto slow
+	:: ret == RET_UNLOCK -> ret = 0; goto unlocked
+	:: ret == RET_BLOCKED -> ret = 0; goto s_load
+	fi
+}
+
+/* unlock2Wake (from its first step, which the caller labels w_load) and
+ * mutexWakeOne (from w_take), run by pm. A wake returns to the caller's
+ * labels slow, unlocked or s_load (wakeReturn). */
+inline wakeCode(pm) {
+	atomic {        /* go unlock2Wake: `v := atomic.Loaduintptr(&l.key)`, `v = atomic.Loaduintptr(&l.key)`, `if v&mutexMMask == 0 {`, `if v&(mutexStackLocked|mutexSpinning) != 0 {`, `if mutexWakeOne(l, v) {` */
+		v = key;
+		if
+		:: mutexMFromKey(v) == 0 -> v = 0; wakeReturn()
+		:: mutexMFromKey(v) != 0 && (v & (mutexStackLocked | mutexSpinning)) != 0 -> v = 0; wakeReturn()
+		:: else -> goto w_take
+		fi
+	}
+w_take:
+	atomic {        /* go mutexWakeOne: `if !atomic.Casuintptr(&l.key, v, v|mutexStackLocked) {`, `return false`, `v |= mutexStackLocked`, `w, event := mutexWakee(v)`, `if mutexMFromKey(v) == w {` */
+		/* go mutexWakee: `if v&mutexHeir != 0 {`, `for p := top; p != nil; p = p.nextwaitm.ptr() {`, `if p.mWaitList.heir {`, `bottom := top`, `for bottom.nextwaitm != 0 {`, `bottom = bottom.nextwaitm.ptr()`, `return bottom, mutexEventWake` */
+		if
+		:: key == v ->
+			key = v | mutexStackLocked;
+			v = v | mutexStackLocked;
+			assert(stackOwner == 0 && spinOwner == 0);
+			stackOwner = pm;
+			mutexWakee();
+			if
+			:: mutexMFromKey(v) == w -> goto w_pop
+			:: else -> goto w_unlink
+			fi
+		:: else ->
+			if
+			:: ret == RET_BLOCKED -> v = 0; wakeReturn()
+			:: else -> goto w_load
+			fi
+		fi
+	}
+w_pop:
+	atomic {        /* go mutexWakeOne: `next := v&^(mutexMMask|mutexStackLocked|mutexSleeping) | mutexPartialM(w.nextwaitm.ptr()) | mutexSpinning`, `if atomic.Casuintptr(&l.key, v, next) {` */
+		if
+		:: key == v ->
+			assert(stackOwner == pm && spinOwner == 0);
+			key = (v & flagBits & ~(mutexStackLocked | mutexSleeping)) | mutexPartialM(nextwaitm[w]) | mutexSpinning;
+			takenOff(t);
+			stackOwner = 0;
+			spinOwner = w;
+			v = 0;
+			goto w_wake
+		:: else -> goto w_popload
+		fi
+	}
+w_popload:
+	atomic {        /* go mutexWakeOne: `v = atomic.Loaduintptr(&l.key)`, `continue`, `if mutexMFromKey(v) == w {` */
+		v = key;
+		if
+		:: mutexMFromKey(v) == w -> goto w_pop
+		:: else -> goto w_unlink
+		fi
+	}
+	/* The unlink writes a link that only the stack's owner reads or
+	 * writes, of an M asleep below the top: it is a step of its own, before
+	 * the CAS that gives the stack up. */
+w_unlink:
+	atomic {        /* go mutexWakeOne: `above := mutexMFromKey(v)`, `for above.nextwaitm.ptr() != w {`, `above = above.nextwaitm.ptr()`, `above.nextwaitm = w.nextwaitm` */
+		t = mutexMFromKey(v);
+		i = 0;
+		do
+		:: nextwaitm[t] == w -> break
+		:: else -> assert(t != 0 && i < NM); t = nextwaitm[t]; i++
+		od;
+		nextwaitm[t] = nextwaitm[w];
+		takenOff(i);
+		t = 0;
+		unlinked = w;
+		goto w_give
+	}
+w_give:
+	atomic {        /* go mutexWakeOne: `for !atomic.Casuintptr(&l.key, v, v&^(mutexStackLocked|mutexSleeping)|mutexSpinning) {` */
+		if
+		:: key == v ->
+			assert(stackOwner == pm && spinOwner == 0);
+			key = (v & ~(mutexStackLocked | mutexSleeping)) | mutexSpinning;
+			stackOwner = 0;
+			spinOwner = w;
+			unlinked = 0;
+			v = 0;
+			goto w_wake
+		:: else -> goto w_giveload
+		fi
+	}
+w_giveload:
+	atomic {        /* go mutexWakeOne: `v = atomic.Loaduintptr(&l.key)` */
+		v = key;
+#ifndef MUTANT_UNLINK_RETRY_ALL
+		goto w_give
+#else
+		goto w_popload  /* mutant: redo the whole choice, not only the CAS */
+#endif
+	}
+	/* semawakeup's Xadd and futexwakeup share a step: an M that has not
+	 * yet entered futexsleep finds the count raised and does not sleep. */
+w_wake:
+	atomic {        /* go mutexWakeOne: `semawakeup(w)`, `return true` */
+		/* go semawakeup: `if atomic.Xadd(&mp.waitsema, 1) == 1 {`, `futexwakeup(&mp.waitsema, 1)` */
+		assert(waitsema[w] == 0);       /* never a second pending wakeup */
+		if
+		:: infutex[w] -> infutex[w] = false
+		:: else ->
+#ifndef MUTANT_SEMA_LOSE
+			waitsema[w] = 1
+#else
+			skip    /* mutant: a wakeup given before the sleep is lost */
+#endif
+		fi;
+		w = 0;
+		wakeReturn()
+	}
+}
 
 /* ---- the M ------------------------------------------------------------- */
 
-/* After unlock2 returns: clear the dead locals, so that states that differ
- * only in them are one state, and lock again or finish. */
-inline unlocked() {
-	v = 0; next = 0; old8 = 0; wakee = 0;
-#ifdef BLAME
-	blamed = false;
-#endif
-#ifdef FOREVER
-	goto lock2
-#else
-	acq++;
-	if
-	:: acq == (me == 1 -> NACQ1 : NACQ) -> done++; goto finished
-	:: else -> goto lock2
-	fi
-#endif
-}
-
-/* lock2Slow breaks out of its loop with l taken: clear its locals. */
-inline slowDone() {
-	v = 0; next = 0; spins = 0; passes = 0; dl = false; spinning[me] = false
-}
-
-/* mutexHandOff returns got (0 for nil) to its caller. */
-inline handOffReturn() {
-	if
-	:: ret == RET_LOCK2 ->
-		ret = 0;
-		if
-		:: got == 0 -> acquired(); goto holding
-		:: else -> got = 0; goto slow
-		fi
-	:: ret == RET_SLOW ->
-		ret = 0;
-		if
-		:: got == 0 && spinning[me] -> goto s_unspin
-		:: got == 0 && !spinning[me] -> acquired(); slowDone(); goto holding
-		:: else -> got = 0; goto s_load
-		fi
-	:: ret == RET_WAKE ->
-		ret = 0;
-		if
-		:: got == 0 -> goto w_again
-		:: else -> got = 0; unlocked()
-		fi
-	:: ret == RET_POKE ->
-		ret = 0;
-		assert(got != 0);       /* the throw: the queue was empty while this M was in it */
-		selfHanded = (got == me);
-		got = 0;
-		pokeDone()
-	fi
-}
-
-/* semawakeup has returned: to mutexHandOff, which returns, or to
- * unlock2Wake, after which unlock2 returns. */
-inline woken() {
-	if
-	:: ret != 0 -> handOffReturn()
-	:: else -> unlocked()
-	fi
-}
-
-/* The bucket's holder gives it to the next ticket. */
-inline ticketDone() {
-	assert(tq[0] == me && bucketOwner == me);
-	tq[0] = tq[1];
-#if NM >= 3
-	tq[1] = tq[2];
-#endif
-	tq[NM - 1] = 0; tqlen--;
-	bucketOwner = 0
-}
-
-/* mutexWaitForClaim gives up mutexSpinning if the M owns it, and joins. */
-inline waitForClaim() {
-	if
-	:: spinning[me] -> goto c_unspin
-	:: else -> goto j_ticket
-	fi
-}
-
-/* The top of lock2Slow's loop, after each load of v.
- * go lock2Slow: `passes++`, `if deadline == 0 && passes > mutexPatiencePasses {`, `deadline = nanotime() + patience`,
- * `} else if deadline != 0 && nanotime() >= deadline {`, `claim := mutexWaitForClaim(l, spinning, false)`,
- * `if v&mutexLocked == 0 {`, `if v&mutexClaimed == 0 {`, `if !spinning && v&mutexSpinning == 0 {`,
- * `if spinning && spins < mutexActiveSpins+mutexPassiveSpins {`, `if deadline == 0 {`, `deadline = now + patience` */
+/* lock2Slow's decision at the top of its loop, after each load of v:
+ * adopt a claim as spinner (the heir event), then take l, wake the heir,
+ * take the role, poll, claim, or push. */
 inline slowDecide() {
 	if
-	:: !dl && passes < PASSES -> passes++; slowPass()
-	:: !dl && passes >= PASSES -> passes = 0; dl = true; slowPass()
-#ifdef MUTANT_OVERDUE_IF_HELD
-	/* mutant: an overdue M waits for a hand-off only if l is held; if it
-	 * is free, the M competes for it as before its patience ended */
-	:: dl && (v & mutexLocked) != 0 -> late[me] = true; waitForClaim()
-	:: dl && (v & mutexLocked) == 0 -> late[me] = true; slowPass()
-#else
-	:: dl -> late[me] = true; waitForClaim()  /* the deadline has passed */
-#endif
-	:: dl -> slowPass()                       /* it has not */
-	fi
-}
-
-/* The rest of the pass: take l, or take it to hand it off, or spin, or
- * sleep. */
-inline slowPass() {
+	:: spinning && !heir && (v & mutexHeir) != 0 ->
+		heirMark[me] = true; heir = true; heirEvent()
+	:: else -> skip
+	fi;
 	if
-#ifdef MUTANT_SLOW_CAS_C
-	/* mutant: take a free mutex with a CAS even while it is claimed */
-	:: (v & mutexLocked) == 0 -> goto s_acquire
+	:: (v & mutexLocked) == 0 && heir -> goto s_heirswap
+#ifdef MUTANT_SLOW_IGNORES_HEIR
+	:: (v & mutexLocked) == 0 && !heir -> goto s_take       /* mutant: take a claimed l */
 #else
-	:: (v & (mutexLocked | mutexClaimed)) == 0 -> goto s_acquire
-	:: (v & mutexLocked) == 0 && (v & mutexClaimed) != 0 -> goto s_honour
+	:: (v & mutexLocked) == 0 && !heir && (v & mutexHeir) == 0 -> goto s_take
+	:: (v & mutexLocked) == 0 && !heir && (v & mutexHeir) != 0 &&
+	   (v & (mutexSpinning | mutexStackLocked)) == 0 && mutexMFromKey(v) != 0 ->
+#ifndef MUTANT_BLOCKED_NO_WAKE
+		ret = RET_BLOCKED; goto w_take
+#else
+		goto s_load     /* mutant: poll instead of waking the sleeping heir */
 #endif
-	:: (v & mutexLocked) != 0 && !spinning[me] && (v & mutexSpinning) == 0 -> goto s_spin
-	:: (v & mutexLocked) != 0 && spinning[me] && spins < SPINS -> goto s_poll
-	:: (v & mutexLocked) != 0 && !(!spinning[me] && (v & mutexSpinning) == 0) && !(spinning[me] && spins < SPINS) ->
-		/* the deadline, set here if not before; rest > 0, or the
-		 * next pass finds the M overdue, as the choice above could */
-		dl = true; passes = 0; goto s_push
+	:: (v & mutexLocked) == 0 && !heir && (v & mutexHeir) != 0 &&
+	   !((v & (mutexSpinning | mutexStackLocked)) == 0 && mutexMFromKey(v) != 0) &&
+	   (v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 && failures >= BYP -> goto s_adopt
+	:: (v & mutexLocked) == 0 && !heir && (v & mutexHeir) != 0 &&
+	   !((v & (mutexSpinning | mutexStackLocked)) == 0 && mutexMFromKey(v) != 0) &&
+	   !((v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 && failures >= BYP) -> goto s_load
+#endif
+	:: (v & mutexLocked) != 0 && spinning && !heir && failures >= BYP -> goto s_claim
+	:: (v & mutexLocked) != 0 && !(spinning && !heir && failures >= BYP) &&
+	   spinning && spins < SPINS -> spins++; goto s_load
+#ifndef MUTANT_ARRIVE_SPIN
+	:: (v & mutexLocked) != 0 && !spinning &&
+	   (v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 && ((v & mutexHeir) == 0 || failures >= BYP) -> goto s_spin
+	:: (v & mutexLocked) != 0 && !(spinning && !heir && failures >= BYP) && !(spinning && spins < SPINS) &&
+	   !(!spinning && (v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 && ((v & mutexHeir) == 0 || failures >= BYP)) -> goto s_push
+#else
+	/* mutant: an M that does not spin takes mutexSpinning even while Ms sleep */
+	:: (v & mutexLocked) != 0 && !spinning &&
+	   (v & mutexSpinning) == 0 && ((v & mutexHeir) == 0 || failures >= BYP) -> goto s_spin
+	:: (v & mutexLocked) != 0 && !(spinning && !heir && failures >= BYP) && !(spinning && spins < SPINS) &&
+	   !(!spinning && (v & mutexSpinning) == 0 && ((v & mutexHeir) == 0 || failures >= BYP)) -> goto s_push
+#endif
 	fi
 }
 
-/* The top of unlock2Wake's first loop, after each load of v: honour a
- * claim, return, leaving the waking and the hint to an M that owes them,
- * or take the stack (w_take).
- * go unlock2Wake: `if v&mutexClaimed != 0 {`, `if v&mutexMMask == 0 {`, `return // nobody sleeps`,
- * `if v&(mutexStackLocked|mutexSpinning) != 0 {`, `return` */
-inline wakeDecide() {
+/* A CAS of lock2Slow failed: count the failure, and once starving claim
+ * (as spinner) or request a claim. */
+inline slowFailed() {
 	if
-#ifdef MUTANT_WAKE_IGNORES_C
-	/* mutant: unlock2Wake does not look for a claim */
-	:: false -> goto w_honour
-#else
-	:: (v & mutexClaimed) != 0 -> goto w_honour
-#endif
-#ifdef MUTANT_LEAVE_HOLDER
-	/* mutant: leave the waking to an M that took l after the swap,
-	 * although that M owes no hint */
-	:: (v & mutexClaimed) == 0 && mutexMFromKey(v) == 0 -> unlocked()
-	:: (v & mutexClaimed) == 0 && mutexMFromKey(v) != 0 && (v & (mutexStackLocked | mutexSpinning | mutexLocked)) != 0 -> unlocked()
-	:: (v & mutexClaimed) == 0 && mutexMFromKey(v) != 0 && (v & (mutexStackLocked | mutexSpinning | mutexLocked)) == 0 -> goto w_take
-#else
-	:: (v & mutexClaimed) == 0 && mutexMFromKey(v) == 0 -> unlocked()
-	:: (v & mutexClaimed) == 0 && mutexMFromKey(v) != 0 && (v & (mutexStackLocked | mutexSpinning)) != 0 -> unlocked()
-	:: (v & mutexClaimed) == 0 && mutexMFromKey(v) != 0 && (v & (mutexStackLocked | mutexSpinning)) == 0 -> goto w_take
-#endif
-	fi
-}
-
-/* The first loop of mutexLeaveStack, after each load of v: wait while
- * another M owns the stack, or try to take it.
- * go mutexLeaveStack: `for v&mutexStackLocked != 0 || !atomic.Casuintptr(&l.key, v, v|mutexStackLocked)` */
-inline leaveDecide() {
-#ifdef MUTANT_LEAVE_NO_LOCK
-	/* mutant: do not take mutexStackLocked; walk and unlink from the
-	 * word as loaded */
-	goto l_walk
-#else
+	:: failures < BYP -> failures++
+	:: else -> skip
+	fi;
 	if
-	:: (v & mutexStackLocked) != 0 -> goto l_yield
-	:: else -> goto l_take
-	fi
+	:: failures >= BYP && !heir && spinning -> goto s_claim
+#ifndef MUTANT_ARRIVE_NO_CLAIM
+	:: failures >= BYP && !heir && !spinning -> goto s_request
 #endif
-}
-
-#ifdef BLAME
-/* The Ms on the stack from t down (3 at most, 2 bits each). */
-#define WALK(t) ((t) | (nextwaitm[t] << 2) | (nextwaitm[nextwaitm[t]] << 4))
-
-/* unlock2Blame, after each load of v: blame nobody if nobody sleeps, the
- * stack is owned or l is claimed, or try to take the stack (b_take).
- * go unlock2Blame: `if v&mutexMMask == 0 || v&(mutexStackLocked|mutexClaimed) != 0 {`, `return false` */
-inline blameDecide() {
-	if
-	:: mutexMFromKey(v) == 0 || (v & (mutexStackLocked | mutexClaimed)) != 0 -> v = 0; goto release
-	:: else -> goto b_take
-	fi
-}
-#endif
-
-/* The top of unlock2Wake's second loop, after each load of v: give the
- * stack up if an M joined the claim queue since this M looked (its poke
- * will take l or set the hint), or try to take the top off (w_pop).
- * go unlock2Wake: `if v&mutexClaimed != 0 {` */
-inline popDecide() {
-	if
-	:: (v & mutexClaimed) != 0 -> goto w_rel
-	:: else -> goto w_pop
+	:: else -> goto s_load
 	fi
 }
 
-/* mutexLeaveStack gives the stack up. */
-inline giveUpStack() {
-#ifdef MUTANT_LEAVE_NO_LOCK
-	skip            /* mutant: this M never took the stack */
+/* lock2Slow returns with l taken: clear its locals. */
+inline slowDone() {
+	v = 0; nv = 0; spins = 0; failures = 0; spinning = false; heir = false
+}
+
+#ifdef CRASH
+proctype M(byte me) provided (_pid != m1pid || !intr)
 #else
-	stackOwner = 0
+proctype M(byte me)
 #endif
-}
-
-/* mutexClaimJoin has returned: mutexWaitForClaim takes the M off the
- * stack if it is there (after a sleep that timed out), then pokes l.
- * go mutexWaitForClaim: `if onStack {`, `mutexLeaveStack(l)` */
-inline joinDone() {
-#ifdef MUTANT_POKE_BEFORE_LEAVE
-	goto c_poke
-#else
-	if
-	:: onStack -> onStack = false; goto l_load
-	:: else -> goto c_poke
-	fi
-#endif
-}
-
-/* mutexLeaveStack has returned. */
-inline leaveDone() {
-#ifdef MUTANT_POKE_BEFORE_LEAVE
-	waitDone()
-#else
-	goto c_poke
-#endif
-}
-
-/* mutexWaitForClaim has poked l. */
-inline pokeDone() {
-#ifdef MUTANT_POKE_BEFORE_LEAVE
-	/* mutant: the poke comes before mutexLeaveStack */
-	if
-	:: onStack -> onStack = false; goto l_load
-	:: else -> waitDone()
-	fi
-#else
-	waitDone()
-#endif
-}
-
-/* Unless the M handed l to itself, it sleeps until an M hands l over.
- * go mutexWaitForClaim: `if !handed {` */
-inline waitDone() {
-	if
-	:: selfHanded -> selfHanded = false; acquired(); slowDone(); goto holding
-	:: else -> kind = SLEEP_HAND; goto s_sleep
-	fi
-}
-
-proctype M(byte me) {
-	int  v, next;           /* the v and next of lock2Slow, mutexLeaveStack and unlock2Wake */
-	byte old8;              /* the byte a swap returns */
-	byte spins, passes;     /* lock2Slow */
-	bool dl;                /* lock2Slow: deadline != 0 (its spinning is the global spinning[me]) */
-	bool onStack;           /* mutexWaitForClaim's onStack */
-	bool selfHanded;        /* mutexWaitForClaim's handed: the M handed l to itself */
-	byte above;             /* mutexLeaveStack */
-	byte p, i;              /* mutexLeaveStack's walk, and its length */
-	byte wakee;             /* semawakeup's mp */
-	byte ret;               /* where mutexHandOff returns to, or 0 */
-	byte got;               /* what mutexHandOff returns: the head it took out, or 0 */
-	byte kind;              /* what the sleep in semasleep is (SLEEP_...) */
-	byte sv;                /* semasleep's v */
-#ifdef BLAME
-	bool blamed;            /* unlock2's blamed: unlock2Blame took the stack */
-	byte walked;            /* ghost: the stack below the top unlock2Blame took, as WALK gives it */
-#endif
+{
+	int  v, nv;
+	byte old8, w, t, i, ret, spins, failures;
+	bool spinning, heir;
 #ifndef FOREVER
-	byte acq;               /* acquisitions done */
+	byte acq;
 #endif
 
-	/* ---- lock2 ---- */
 lock2:
 	atomic {        /* go lock2: `prev := atomic.Xchg8(key8(&l.key), mutexLocked)`, `if prev&mutexLocked == 0 {`, `lock2Slow(l)` */
+		want[me] = true;
 		old8 = key & lowByte;
 		key = (key & ~lowByte) | mutexLocked;
 		if
-		:: (old8 & mutexLocked) == 0 ->
-			assert(old8 == 0);      /* no hint on a free mutex (HINTOK) */
-			assert(owner == 0);
-			owner = me;
-#ifdef MUTANT_FAST_IGNORES_C
-			/* mutant: enter without looking for a claim */
-			acquired();
-			goto holding
-#else
-			goto l2_claim
-#endif
+		:: (old8 & mutexLocked) == 0 -> assert(owner == 0 && old8 == 0); owner = me; goto f_check
 		:: else -> old8 = 0; goto slow
 		fi
 	}
-l2_claim:
-	atomic {        /* go lock2: `if *keyFlags8(&l.key)&(mutexClaimed>>8) == 0 || mutexHandOff(l) == nil {`, `return` (a load of the byte that holds mutexClaimed) */
+f_check:
+	atomic {        /* go lock2: `if *keyFlags8(&l.key)&(mutexHeir>>8) == 0 {`, `return` */
 		if
-		:: (key & mutexClaimed) == 0 -> acquired(); goto holding
-		:: else -> ret = RET_LOCK2; goto h_ticket
+#ifndef MUTANT_FAST_IGNORES_HEIR
+		:: (key & mutexHeir) == 0 -> acquired(); goto holding
+		:: else -> goto f_backoff
+#else
+		:: true -> acquired(); goto holding     /* mutant: enter whatever the claim */
+#endif
+		fi
+	}
+f_backoff:
+	atomic {        /* go lock2: `if atomic.Xchg8(key8(&l.key), 0)&mutexSleeping != 0 {`, `unlock2Wake(l)`, `lock2Slow(l)` */
+		old8 = key & lowByte;
+		key = key & ~lowByte;
+		assert(owner == me);
+		owner = 0;
+		if
+		:: (old8 & mutexSleeping) != 0 -> old8 = 0; ret = RET_BACKOFF; goto w_load
+		:: else -> old8 = 0; goto slow
 		fi
 	}
 
 	/* ---- lock2Slow ---- */
+	/* No M of the model is on the crash path (the handler of -DCRASH
+	 * is); the light-contention poll before the loop is a wait, left out. */
 slow:
-	atomic {        /* go lock2Slow: `v := atomic.Loaduintptr(&l.key)`, `if v&(mutexLocked|mutexSpinning|mutexClaimed|mutexMMask) == mutexLocked && ncpu > 1 && gomaxprocs <= ncpu {` */
-		v = key;
-		if
-		:: (v & (mutexLocked | mutexSpinning | mutexClaimed)) == mutexLocked && mutexMFromKey(v) == 0 -> goto s_prepoll
-		:: true -> slowDecide()  /* also ncpu == 1 or gomaxprocs > ncpu */
-		fi
-	}
-s_prepoll:
-	atomic {        /* go lock2Slow: `mutexPoll(0)`, `v = atomic.Loaduintptr(&l.key)` (light contention) */
+	atomic {        /* go lock2Slow: `if mutexOnCrashPath(mp, gp, l) {`, `v := atomic.Loaduintptr(&l.key)`, `for {` */
 		v = key;
 		slowDecide()
 	}
-s_acquire:
-	atomic {        /* go lock2Slow: `next := v | mutexLocked`, `next &^= mutexSpinning`, `if atomic.Casuintptr(&l.key, v, withSleepHint(next)) {`, `break`, `v = atomic.Loaduintptr(&l.key)` */
-		next = v | mutexLocked;
-		if :: spinning[me] -> next = next & ~mutexSpinning :: else fi;
+s_load:
+	atomic {        /* go lock2Slow: `v = atomic.Loaduintptr(&l.key)`, `if spinning && !heir && v&mutexHeir != 0 {`, `mp.mWaitList.heir = true`, `heir = true` */
+		v = key;
+		slowDecide()
+	}
+s_heirswap:
+	atomic {        /* go lock2Slow: `case heir:`, `if atomic.Xchg8(key8(&l.key), mutexLocked|mutexSleeping)&mutexLocked == 0 {` */
+		old8 = key & lowByte;
+		key = (key & ~lowByte) | mutexLocked | mutexSleeping;
+		if
+		:: (old8 & mutexLocked) == 0 -> assert(owner == 0); owner = me; old8 = 0; goto s_heirand
+		:: else -> old8 = 0; goto s_load        /* a fast path's swap or the crash path took l */
+		fi
+	}
+	/* The mark is read only of an M asleep on the stack: its store shares
+	 * the AND's step. */
+s_heirand:
+	atomic {        /* go lock2Slow: `mp.mWaitList.heir = false`, `atomic.And8(keyFlags8(&l.key), ^uint8((mutexSpinning|mutexHeir)>>8))`, `goto acquired` */
+		assert(spinOwner == me && heirOwner == me && (key & (mutexSpinning | mutexHeir)) == (mutexSpinning | mutexHeir));
+		heirMark[me] = false;
+#ifndef MUTANT_HEIR_STICKY
+		key = key & ~(mutexSpinning | mutexHeir);
+		heirOwner = 0;
+#else
+		key = key & ~mutexSpinning;     /* mutant: the claim outlives the heir's entry */
+#endif
+		spinOwner = 0;
+		acquired();
+		slowDone();
+		goto holding
+	}
+s_take:
+	atomic {        /* go lock2Slow: `case v&mutexHeir == 0:`, `next := v | mutexLocked`, `next &^= mutexSpinning`, `if atomic.Casuintptr(&l.key, v, withSleepHint(next)) {`, `failed = true` */
+		/* go withSleepHint: `if v&mutexMMask != 0 {`, `v |= mutexSleeping` */
 		if
 		:: key == v ->
-#ifdef MUTANT_ACQUIRE_NO_HINT
-			/* mutant: take l without setting the hint, so an M woken
-			 * from the stack never pays back the hint it owes */
-			key = next;
-#else
-			key = withSleepHint(next);
+			nv = v | mutexLocked;
+			if
+			:: spinning -> nv = nv & ~mutexSpinning; spinOwner = 0
+			:: else -> skip
+			fi;
+#ifndef MUTANT_ACQUIRE_NO_HINT
+			nv = withSleepHint(nv);
 #endif
+			key = nv;
 			assert(owner == 0);
 			owner = me;
 			acquired();
 			slowDone();
 			goto holding
-		:: else -> next = 0; v = key; slowDecide()
+		:: else -> slowFailed()
 		fi
 	}
-s_honour:
-	atomic {        /* go lock2Slow: `} else if atomic.Xchg8(key8(&l.key), mutexLocked|mutexSleeping)&mutexLocked == 0 {`, `if mutexHandOff(l) == nil {`, `v = atomic.Loaduintptr(&l.key)` */
-		old8 = key & lowByte;
-		key = (key & ~lowByte) | mutexLocked | mutexSleeping;
+s_adopt:
+	atomic {        /* go lock2Slow: `case v&(mutexSpinning|mutexMMask) == 0 && failures >= mutexStarveAfter:`, `if atomic.Casuintptr(&l.key, v, v|mutexSpinning) {`, `spinning, spins = true, 0` */
 		if
-		:: (old8 & mutexLocked) == 0 ->
-			assert(owner == 0);
-			owner = me;
-			old8 = 0;
-			ret = RET_SLOW;
-			goto h_ticket
-		:: else -> old8 = 0; goto s_load
+		:: key == v ->
+			key = v | mutexSpinning;
+			assert(spinOwner == 0);
+			spinOwner = me; spinning = true; spins = 0;
+			goto s_load
+		:: else -> slowFailed()
 		fi
 	}
-s_unspin:
-	atomic {        /* go lock2Slow: `atomic.And8(keyFlags8(&l.key), ^uint8(mutexSpinning>>8))`, `break` (l handed to nobody: ours) */
-		key = key & ~mutexSpinning;
-		acquired();
-		slowDone();
-		goto holding
+s_claim:
+	atomic {        /* go lock2Slow: `} else if spinning && !heir && failures >= mutexStarveAfter {`, `mp.mWaitList.heir = true`, `atomic.Or8(keyFlags8(&l.key), mutexHeir>>8)`, `heir = true` */
+		heirMark[me] = true;
+		key = key | mutexHeir;
+		heir = true;
+		heirEvent();
+		goto s_load
+	}
+s_request:
+	atomic {        /* go lock2Slow: `if failures >= mutexStarveAfter && !heir {`, `atomic.Or8(keyFlags8(&l.key), mutexHeir>>8)`, `mutexTortureNote(mutexEventHeirRequest)` */
+		key = key | mutexHeir;
+		goto s_load
 	}
 s_spin:
-	atomic {        /* go lock2Slow: `if atomic.Casuintptr(&l.key, v, withSleepHint(v|mutexSpinning)) {`, `spinning = true`, `spins = 0`, `v = atomic.Loaduintptr(&l.key)` */
+	atomic {        /* go lock2Slow: `if atomic.Casuintptr(&l.key, v, withSleepHint(v|mutexSpinning)) {`, `spinning, spins = true, 0`, `failed = true` */
 		if
-		:: key == v -> key = withSleepHint(v | mutexSpinning); spinning[me] = true; spins = 0; goto s_load
-		:: else -> v = key; slowDecide()
+		:: key == v ->
+			key = withSleepHint(v | mutexSpinning);
+			assert(spinOwner == 0);
+			spinOwner = me; spinning = true; spins = 0;
+			goto s_load
+		:: else -> slowFailed()
 		fi
 	}
-s_poll:
-	atomic {        /* go lock2Slow: `mutexPoll(spins)`, `spins++`, `v = atomic.Loaduintptr(&l.key)` (the spinner) */
-		spins++;
-		v = key;
-		slowDecide()
-	}
-s_load:
-	atomic {        /* go lock2Slow: `v = atomic.Loaduintptr(&l.key)`, `continue` (after a CAS that succeeded, or a swap that found l held, or a hand-off) */
-		v = key;
-		slowDecide()
-	}
+	/* mutexPushed writes the M's link before the CAS; nobody reads it
+	 * unless the CAS publishes the M, so the store shares the CAS's step
+	 * (and a CAS that fails leaves the model's link as it was). */
 s_push:
-#ifdef MUTANT_LINK_LATE
-	/* mutant: publish the M first and write its link afterwards; until
-	 * then the link holds what the M's last sleep left there */
-	atomic {        /* mutant: the push CAS before the link store */
-		next = (v & flagBits) | mutexPartialM(me) | mutexSleeping;
-		if :: spinning[me] -> next = next & ~mutexSpinning :: else fi;
-		if
-		:: key == v ->
-			key = next;
-			ghostPush(me);
-			spinning[me] = false; spins = 0; next = 0;
-			goto s_link
-		:: else -> next = 0; goto s_load
-		fi
-	}
-s_link:
-	atomic {        /* mutant: the link store after the push CAS */
-		nextwaitm[me] = mutexMFromKey(v);
-		v = 0;
-		kind = SLEEP_STACK;
-		goto s_sleep
-	}
-#else
-	atomic {        /* go lock2Slow: `pushed, claimed, claim := mutexSleepOnStack(l, v, spinning, rest)`, `spinning = false`, `v = atomic.Loaduintptr(&l.key)`
-			 * The link is this M's own, and nobody reads it before the CAS
-			 * publishes the M, so the plain store shares the CAS's step. */
-		/* go mutexSleepOnStack: `pushed = atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))` */
+	atomic {        /* go lock2Slow: `if mutexSleepOnStack(l, v, spinning) {`, `failed = true` */
+		/* go mutexSleepOnStack: `mp.mWaitList.inWait = true`, `pushed := atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))` */
 		/* go mutexPushed: `mp.nextwaitm.set(mutexMFromKey(v))`, `next := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping`, `next &^= mutexSpinning` */
-		nextwaitm[me] = mutexMFromKey(v);
-		next = (v & flagBits) | mutexPartialM(me) | mutexSleeping;
-#ifndef MUTANT_SPIN_LATE
-		if :: spinning[me] -> next = next & ~mutexSpinning :: else fi;
-#endif
 		if
-#ifdef MUTANT_PUSH_FREE
-		/* mutant: the push CAS does not require l to be held: it
-		 * ignores mutexLocked */
-		:: (key & ~mutexLocked) == (v & ~mutexLocked) ->
-			key = (next & ~mutexLocked) | (key & mutexLocked);
-#else
 		:: key == v ->
-			key = next;
-#endif
-			ghostPush(me);
-			next = 0; spins = 0;
-#ifdef MUTANT_SPIN_LATE
-			goto s_unspinlate
+			assert((v & mutexLocked) != 0 && !onStack[me]);
+			nextwaitm[me] = mutexMFromKey(v);
+#ifndef MUTANT_PUSH_NO_HINT
+			nv = (v & flagBits) | mutexPartialM(me) | mutexSleeping;
 #else
-			spinning[me] = false;
-			v = 0;
-			kind = SLEEP_STACK;
-			goto s_sleep
+			nv = (v & flagBits) | mutexPartialM(me);        /* mutant: the push sets no hint */
 #endif
-		:: else -> next = 0; v = key; slowDecide()
-		fi
-	}
-#endif
-#ifdef MUTANT_SPIN_LATE
-	/* mutant: give up mutexSpinning with a CAS of its own after the push,
-	 * not in the push */
-s_unspinlate:
-	atomic {        /* mutant: load for the late unspin CAS */
-		if
-		:: !spinning[me] -> v = 0; kind = SLEEP_STACK; goto s_sleep
-		:: else -> v = key
-		fi
-	}
-	atomic {        /* mutant: the late unspin CAS */
-		if
-		:: key == v -> key = v & ~mutexSpinning; spinning[me] = false; v = 0; kind = SLEEP_STACK; goto s_sleep
-		:: else -> goto s_unspinlate
-		fi
-	}
-#endif
-
-	/* ---- semasleep (lock_futexsema.go): semasleep(rest) from
-	 * mutexSleepOnStack (SLEEP_STACK), semasleep(-1) from mutexLeaveStack
-	 * (SLEEP_LEAVE) or from mutexWaitForClaim (SLEEP_HAND). Returning 0,
-	 * they go on to s_woken, leaveDone() or c_handed; returning -1,
-	 * semasleep(rest) goes on to mutexWaitForClaim. ---- */
-s_sleep:
-	atomic {        /* go semasleep: `v := atomic.Load(&mp.waitsema)`, `if v > 0`, `ns = deadline - nanotime()`, `if ns <= 0`, `return -1` */
-		sv = waitsema[me];
-		if
-		:: sv > 0 -> goto s_semcas
-		:: sv == 0 -> goto s_futex
-#ifndef NOTIMEOUT
-		/* The sleep times out: the M's patience has ended.
-		 * go mutexSleepOnStack: `if semasleep(ns) < 0 {`, `claim = mutexWaitForClaim(l, false, true)` */
-		:: sv == 0 && kind == SLEEP_STACK -> kind = 0; late[me] = true; onStack = true; goto j_ticket
-#endif
-		fi
-	}
-s_semcas:
-	atomic {        /* go semasleep: `if atomic.Cas(&mp.waitsema, v, v-1)`, `return 0`, `continue` */
-		if
-		:: waitsema[me] == sv ->
-			waitsema[me] = sv - 1; sv = 0;
 			if
-			:: kind == SLEEP_STACK ->
-				assert(phase[me] == 2);         /* woken only after being taken off */
-				phase[me] = 0; kind = 0; goto s_woken
-			:: kind == SLEEP_LEAVE ->
-				assert(phase[me] == 2);
-				phase[me] = 0; kind = 0; leaveDone()
-			:: kind == SLEEP_HAND -> kind = 0; goto c_handed
-			fi
-		:: else -> sv = 0; goto s_sleep
+			:: spinning -> nv = nv & ~mutexSpinning; spinOwner = 0; spinning = false
+			:: else -> skip
+			fi;
+			key = nv;
+			nv = 0; v = 0; spins = 0;
+			below[me] = nstack; onStack[me] = true; nstack++;
+			goto s_sleep
+		:: else -> slowFailed()
 		fi
 	}
-s_futex:
-	atomic {        /* go semasleep: `futexsleep(&mp.waitsema, 0, ns)` (the kernel compares and sleeps in one step) */
+	/* semasleep(-1): the load, the CAS that takes a wakeup and the
+	 * futexsleep that compares the count with 0 share a step: only this M
+	 * takes from its count, and only a wakeup raises it meanwhile. */
+s_sleep:
+	atomic {        /* go mutexSleepOnStack: `semasleep(-1)` */
+		/* go semasleep: `v := atomic.Load(&mp.waitsema)`, `if atomic.Cas(&mp.waitsema, v, v-1) {`, `futexsleep(&mp.waitsema, 0, ns)` */
 		if
-#ifdef MUTANT_SEMA_NOCOUNT
-		/* mutant: sleep without looking at the count, so a wakeup
-		 * given before the sleep is lost */
-		:: true -> infutex[me] = true
-#else
-		:: waitsema[me] == 0 -> infutex[me] = true
-		:: else -> goto s_sleep
-#endif
-		fi
-	}
-	atomic {        /* model: asleep in the kernel until futexwakeup */
-		!infutex[me] -> goto s_sleep
+		:: waitsema[me] > 0 -> waitsema[me] = 0
+		:: else -> infutex[me] = true
+		fi;
+		goto s_woken
 	}
 s_woken:
-	atomic {        /* go lock2Slow: `spinning = false`, `v = atomic.Loaduintptr(&l.key)` (after a sleep an unlock woke) */
+	atomic {        /* go lock2Slow: `spinning, spins = true, 0`, `v = atomic.Loaduintptr(&l.key)`, `if v&mutexLocked != 0 && !heir && failures < mutexStarveAfter {`, `failures++`, `continue` */
+		/* go mutexSleepOnStack: `mp.mWaitList.inWait = false`, `return pushed` */
+		!infutex[me] ->
+		assert(!onStack[me] && spinOwner == me);        /* woken only once taken off, and given the role */
+		spinning = true; spins = 0;
 		v = key;
+#ifndef MUTANT_WOKEN_NO_COUNT
+		if
+		:: (v & mutexLocked) != 0 && !heir && failures < BYP -> failures++
+		:: else -> skip
+		fi;
+#endif
 		slowDecide()
-	}
-
-	/* ---- mutexWaitForClaim: the M's patience has ended ---- */
-c_unspin:
-	atomic {        /* go mutexWaitForClaim: `atomic.And8(keyFlags8(&l.key), ^uint8(mutexSpinning>>8))` */
-		key = key & ~mutexSpinning;
-		spinning[me] = false; spins = 0;
-		goto j_ticket
-	}
-c_poke:
-	atomic {        /* go mutexWaitForClaim: `if atomic.Xchg8(key8(&l.key), mutexLocked|mutexSleeping)&mutexLocked == 0 {`, `switch mutexHandOff(l) {`, `handed = true`, `throw("runtime: a mutex's claim queue was empty while an M was in it")` */
-#ifdef MUTANT_WAIT_NO_POKE
-		/* mutant: go on without poking l */
-		pokeDone()
-#else
-		old8 = key & lowByte;
-		key = (key & ~lowByte) | mutexLocked | mutexSleeping;
-		if
-		:: (old8 & mutexLocked) == 0 ->
-			assert(owner == 0);
-			owner = me;
-			old8 = 0;
-			ret = RET_POKE;
-			goto h_ticket
-		:: else -> old8 = 0; pokeDone()
-		fi
-#endif
-	}
-c_handed:
-	atomic {        /* go mutexWaitForClaim: `semasleep(-1)`, `if mutexClaimOf(mp).handed.Load() == 0 {`, `throw("runtime: an M waiting for a mutex's claim was woken without the mutex")`, `mutexClaimOf(mp).handed.Store(0)` */
-		assert(handed[me]);             /* the throw */
-		handed[me] = false;
-		acquired();
-		slowDone();
-		goto holding
-	}
-
-	/* ---- mutexClaimJoin ---- */
-j_ticket:
-	atomic {        /* go mutexClaimBucket.lock: `ticket := b.next.Add(1) - 1` */
-		tq[tqlen] = me; tqlen++
-	}
-	atomic {        /* go mutexClaimBucket.lock: `for spins := 0; b.serving.Load() != ticket; spins++ {`
-			 * (the load that finds the ticket served; the queue is this M's
-			 * to read and write until it releases the bucket) */
-		/* go mutexClaimJoin: `head, _ := b.find(l)`, `if head == nil {` */
-		tq[0] == me ->
-		assert(bucketOwner == 0);       /* one holder of the bucket */
-		bucketOwner = me;
-		if
-#ifdef MUTANT_CAS_CLAIM
-		:: cqlen == 0 -> goto j_claimload
-#else
-		:: cqlen == 0 -> goto j_first
-#endif
-		:: else -> goto j_append
-		fi
-	}
-#ifdef MUTANT_CAS_CLAIM
-	/* mutant: the first M to join sets mutexClaimed with a CAS, as the
-	 * claim of an overdue M was made before the claim queue: it fails
-	 * whenever the word changed since the M loaded it */
-j_claimload:
-	atomic {        /* mutant: the load for the claim CAS */
-		v = key
-	}
-j_claimcas:
-	atomic {        /* mutant: the claim CAS, retried */
-		if
-		:: key == v -> key = v | mutexClaimed; v = 0; goto j_append
-		:: else -> v = key; goto j_claimcas
-		fi
-	}
-#endif
-j_first:
-	atomic {        /* go mutexClaimJoin: `b.queues.set(mp)`, `atomic.Or8(keyFlags8(&l.key), mutexClaimed>>8)`
-			 * (the append shares the Or8's step: only holders of the bucket
-			 * read the queue) */
-		cq[0] = me; cqlen = 1;
-		ghostJoin(0);
-		key = key | mutexClaimed
-	}
-	atomic {        /* go mutexClaimJoin: `b.unlock()`, `return ahead` */
-		/* go mutexClaimBucket.unlock: `b.serving.Add(1)` */
-		ticketDone();
-		joinDone()
-	}
-j_append:
-	atomic {        /* go mutexClaimJoin: `mutexClaimOf(mutexClaimOf(head).tail.ptr()).next.set(mp)`, `b.unlock()`, `return ahead`
-			 * (the append shares the release's step: only holders of the
-			 * bucket read the queue) */
-		/* go mutexClaimBucket.unlock: `b.serving.Add(1)` */
-		ghostJoin(cqlen);
-		cq[cqlen] = me; cqlen++;
-		ticketDone();
-		joinDone()
-	}
-
-	/* ---- mutexHandOff: this M holds l and saw it claimed; ret says
-	 * where it returns to ---- */
-h_ticket:
-	atomic {        /* go mutexClaimBucket.lock: `ticket := b.next.Add(1) - 1` */
-		tq[tqlen] = me; tqlen++
-	}
-	atomic {        /* go mutexClaimBucket.lock: `for spins := 0; b.serving.Load() != ticket; spins++ {`
-			 * (the load that finds the ticket served; the queue is this M's
-			 * to read and write until it releases the bucket, so taking the
-			 * head out shares this step) */
-		/* go mutexHandOff: `head, before := b.find(l)`, `if head == nil {`, `if next := c.next.ptr(); next != nil {`, `b.queues = rest` */
-		tq[0] == me ->
-		assert(bucketOwner == 0);       /* one holder of the bucket */
-		bucketOwner = me;
-		assert(owner == me);
-		if
-		:: cqlen == 0 -> got = 0; goto h_unlock
-		:: else ->
-#ifdef MUTANT_QUEUE_LIFO
-			/* mutant: take out the M that joined last */
-			got = cq[cqlen - 1]; cq[cqlen - 1] = 0;
-#else
-			got = cq[0]; cq[0] = cq[1];
-#if NM >= 3
-			cq[1] = cq[2];
-#endif
-			cq[NM - 1] = 0;
-#endif
-			cqlen--;
-			owner = got;            /* l, still locked, is got's now */
-			if
-			:: cqlen == 0 -> goto h_clear
-			:: else -> goto h_unlock
-			fi
-		fi
-	}
-h_clear:
-	atomic {        /* go mutexHandOff: `atomic.And8(keyFlags8(&l.key), ^uint8(mutexClaimed>>8))` */
-		key = key & ~mutexClaimed
-	}
-h_unlock:
-	atomic {        /* go mutexHandOff: `b.unlock()`, `return nil` */
-		/* go mutexClaimBucket.unlock: `b.serving.Add(1)` */
-		ticketDone();
-		if
-		:: got == 0 -> handOffReturn()
-		:: else -> goto h_hint
-		fi
-	}
-h_hint:
-	atomic {        /* go mutexHandOff: `atomic.Or8(key8(&l.key), mutexSleeping)`, `if head != getg().m {`, `return head` */
-		key = key | mutexSleeping;
-		if
-		:: got == me -> handOffReturn()
-		:: else -> goto h_handed
-		fi
-	}
-h_handed:
-	atomic {        /* go mutexHandOff: `c.handed.Store(1)`, `semawakeup(head)` */
-		assert(!handed[got]);
-		handed[got] = true;
-		wakee = got;
-		goto wake
-	}
-
-	/* ---- mutexLeaveStack: from mutexWaitForClaim, after a sleep on the
-	 * stack that timed out, once the M has joined and poked ---- */
-l_load:
-	atomic {        /* go mutexLeaveStack: `v := atomic.Loaduintptr(&l.key)` */
-		sv = 0;
-		v = key;
-		leaveDecide()
-	}
-l_yield:
-	atomic {        /* go mutexLeaveStack: `osyield()`, `v = atomic.Loaduintptr(&l.key)` (the owner holds the stack) */
-		v = key;
-		leaveDecide()
-	}
-l_take:
-	atomic {        /* go mutexLeaveStack: `for v&mutexStackLocked != 0 || !atomic.Casuintptr(&l.key, v, v|mutexStackLocked)`, `v |= mutexStackLocked`, `v = atomic.Loaduintptr(&l.key)` */
-		if
-		:: key == v -> key = v | mutexStackLocked; stackOwner = me; v = v | mutexStackLocked; goto l_walk
-		:: else -> v = key; leaveDecide()
-		fi
-	}
-l_walk:
-	atomic {        /* go mutexLeaveStack: `for p := mutexMFromKey(v); p != nil; p = p.nextwaitm.ptr()`, `if p == mp`, `found = true`, `above = p`, `if !found`, `above.nextwaitm = mp.nextwaitm`
-			 * The links below the top in v change only by the hand of the
-			 * stack's owner, this M, so the walk and the store share a step. */
-		above = 0; p = mutexMFromKey(v); i = 0;
-		do
-		:: p == 0 || p == me -> break
-		:: else -> assert(i < NM); i++; above = p; p = nextwaitm[p]
-		od;
-		if
-		:: p == 0 -> above = 0; i = 0; goto l_nfcas
-		:: else -> p = 0; i = 0
-		fi;
-		if
-		:: above != 0 ->
-			nextwaitm[above] = nextwaitm[me];
-			ghostOff(me, 0)
-		:: else
-		fi
-	}
-l_cas:
-	atomic {        /* go mutexLeaveStack: `next := v &^ mutexStackLocked`, `if above == nil`, `next = next&^mutexMMask | mutexPartialM(mp.nextwaitm.ptr())`, `if atomic.Casuintptr(&l.key, v, next)`, `mp.nextwaitm = 0`, `return`, `v = atomic.Loaduintptr(&l.key)`, `if above != nil` */
-		next = v & ~mutexStackLocked;
-		if :: above == 0 -> next = (next & flagBits) | mutexPartialM(nextwaitm[me]) :: else fi;
-		if
-		:: key == v ->
-			key = next;
-			giveUpStack();
-			if :: above == 0 -> ghostOff(me, 0) :: else fi;
-			nextwaitm[me] = 0;
-			next = 0; above = 0; v = 0;
-			leaveDone()
-		:: else -> next = 0; v = key
-		fi;
-		if
-#ifdef MUTANT_LEAVE_TOP_RETRY
-		/* mutant: after a failed CAS, only redo the release, even if
-		 * this M was the top and is still on the stack */
-		:: true -> goto l_rel
-#else
-		:: above != 0 -> goto l_rel
-		:: else -> goto l_walk
-#endif
-		fi
-	}
-l_rel:
-	atomic {        /* go mutexLeaveStack: `for !atomic.Casuintptr(&l.key, v, v&^mutexStackLocked) {`, `mp.nextwaitm = 0`, `return`, `v = atomic.Loaduintptr(&l.key)` */
-		if
-		:: key == v ->
-			key = v & ~mutexStackLocked;
-			giveUpStack();
-#ifdef MUTANT_LEAVE_TOP_RETRY
-			if :: above == 0 -> ghostOff(me, 0) :: else fi;
-#endif
-			nextwaitm[me] = 0;
-			above = 0; v = 0;
-			leaveDone()
-		:: else -> v = key; goto l_rel
-		fi
-	}
-l_nfcas:
-	atomic {        /* go mutexLeaveStack: `for !atomic.Casuintptr(&l.key, v, v&^mutexStackLocked)`, `v = atomic.Loaduintptr(&l.key)`, `semasleep(-1)` (not found: a waker took this M off) */
-		if
-		:: key == v ->
-			key = v & ~mutexStackLocked;
-			giveUpStack();
-			v = 0;
-#ifdef MUTANT_LEAVE_NO_WAIT
-			/* mutant: return without taking the wakeup */
-			leaveDone()
-#else
-			kind = SLEEP_LEAVE;
-			goto s_sleep
-#endif
-		:: else -> v = key; goto l_nfcas
-		fi
 	}
 
 	/* ---- unlock2 ---- */
 holding:
-#ifdef BLAME
-	/* unlock2 samples the unlock (mutexSampleContention, which reads no
-	 * shared state of the protocol) or not: the model takes either. */
-	atomic {        /* go unlock2Blame: `v := atomic.Loaduintptr(&l.key)` */
-		if
-		:: goto release /* not sampled */
-		:: v = key; blameDecide()
-		fi
-	}
-b_take:
-	atomic {        /* go unlock2Blame: `if atomic.Casuintptr(&l.key, v, v|mutexStackLocked) {`, `v = atomic.Loaduintptr(&l.key)` */
-		if
-		:: key == v ->
-#ifdef MUTANT_BLAME_NO_LOCK
-			skip;   /* mutant: walk the stack without taking mutexStackLocked */
-#else
-			key = v | mutexStackLocked;
-			stackOwner = me;
-#endif
-			walked = WALK(mutexMFromKey(v));
-			goto b_rel
-		:: else -> v = key; blameDecide()
-		fi
-	}
-	/* The walk reads links that only the stack's owner, this M, changes,
-	 * and writes the startTicks of the top and the bottom, which only the
-	 * profile's timing reads: it shares the release's step, which asserts
-	 * that the Ms from the top it took down are still those it found
-	 * then. The release CAS fails only while other Ms change other bits
-	 * of the word, and its failures write nothing, so the one that
-	 * succeeds is the step. */
-b_rel:
-	atomic {        /* go unlock2Blame: `for next := top.nextwaitm.ptr(); next != nil; next = next.nextwaitm.ptr() {`, `for !atomic.Casuintptr(&l.key, v, v&^mutexStackLocked) {`, `return true` */
-		assert(owner == me);
-		assert(phase[mutexMFromKey(v)] == 1 && WALK(mutexMFromKey(v)) == walked);   /* nobody changed the stack below the top */
-		walked = 0;
-#ifdef MUTANT_BLAME_NO_LOCK
-		skip;   /* mutant: there is no stack to give up */
-#else
-		key = key & ~mutexStackLocked;
-		stackOwner = 0;
-#endif
-		v = 0;
-#ifndef MUTANT_BLAME_NO_WAKE
-		blamed = true
-#endif
-	}
-release:
-#endif
-#ifdef MUTANT_HINT_EARLY
-	/* mutant: decide whether to wake from a load before the swap, not
-	 * from what the swap returns */
-	atomic {        /* mutant: the early load */
-		old8 = key & lowByte
-	}
-#endif
-	atomic {        /* go unlock2: `old8 := atomic.Xchg8(key8(&l.key), 0)`, `if old8&mutexLocked == 0`, `throw("unlock of unlocked lock")`, `if old8&mutexSleeping != 0`, `unlock2Wake(l)` */
-#ifndef MUTANT_HINT_EARLY
+	atomic {        /* go unlock2: `old8 := atomic.Xchg8(key8(&l.key), 0)`, `old8&mutexSleeping != 0`, `unlock2Wake(l)` */
 		old8 = key & lowByte;
-#endif
-#ifdef MUTANT_WIDE_SWAP
-		/* mutant: the release swaps 16 bits, not 8 */
-		key = key & ~65535;
-#else
 		key = key & ~lowByte;
-#endif
-		assert((old8 & mutexLocked) != 0);      /* throw("unlock of unlocked lock") */
-		assert(owner == me);
+		assert((old8 & mutexLocked) != 0 && owner == me);
 		owner = 0;
 		holders--;
-#ifdef BLAME
-		/* go unlock2: `if old8&mutexSleeping != 0 || blamed {` */
 		if
-		:: (old8 & mutexSleeping) != 0 || blamed -> old8 = 0; blamed = false; goto w_load
-		:: else -> unlocked()
+		:: (old8 & mutexSleeping) != 0 -> old8 = 0; ret = RET_UNLOCK; goto w_load
+		:: else -> old8 = 0; goto unlocked
 		fi
-#else
-		if
-		:: (old8 & mutexSleeping) != 0 -> old8 = 0; goto w_load
-		:: else -> unlocked()
-		fi
-#endif
 	}
 
-	/* ---- unlock2Wake ---- */
 w_load:
-	atomic {        /* go unlock2Wake: `v := atomic.Loaduintptr(&l.key)`, `v = atomic.Loaduintptr(&l.key)`, `continue` */
-		v = key;
-		wakeDecide()
+	wakeCode(me);
+
+unlocked:
+#ifdef FOREVER
+	goto lock2
+#else
+	acq++;
+	if
+	:: (me == 1 && acq < NACQ1) || (me != 1 && acq < NACQ) -> goto lock2
+	:: else -> done++
+	fi
+#endif
+}
+
+/* ---- the crash path ----------------------------------------------------- */
+
+#ifdef CRASH
+#ifndef MUTANT_CRASH_OBEYS_HEIR
+#define CRASHFREE ((key & mutexLocked) == 0)
+#else
+#define CRASHFREE ((key & (mutexLocked | mutexHeir)) == 0)     /* mutant: the crash path waits for the heir */
+#endif
+/* A signal handler on M 1, on the crash path: it takes l once (as paniclk,
+ * debuglock or deadlock would be taken), at any moment of M 1's life but
+ * while M 1 holds l, and M 1 takes no step until the handler returns. Its
+ * lock2 and unlock2 are an M's. */
+proctype H() {
+	int  v;
+	byte old8, w, t, i, ret;
+	byte me = HID;
+
+	atomic { owner != 1 -> intr = true }    /* model: the signal arrives */
+h_lock2:
+	atomic {        /* go lock2: `prev := atomic.Xchg8(key8(&l.key), mutexLocked)`, `if prev&mutexLocked == 0 {` */
+		old8 = key & lowByte;
+		key = (key & ~lowByte) | mutexLocked;
+		if
+		:: (old8 & mutexLocked) == 0 -> owner = HID; old8 = 0; goto h_check
+		:: else -> old8 = 0; goto slow
+		fi
 	}
-w_honour:
-	atomic {        /* go unlock2Wake: `if atomic.Xchg8(key8(&l.key), mutexLocked|mutexSleeping)&mutexLocked != 0 {`, `return`, `if mutexHandOff(l) != nil {` */
-		v = 0;
+h_check:
+	atomic {        /* go lock2: `if *keyFlags8(&l.key)&(mutexHeir>>8) == 0 {` */
+		if
+		:: (key & mutexHeir) == 0 -> acquired(); goto h_holding
+		:: else -> goto h_backoff
+		fi
+	}
+h_backoff:
+	atomic {        /* go lock2: `if atomic.Xchg8(key8(&l.key), 0)&mutexSleeping != 0 {`, `unlock2Wake(l)` */
+		old8 = key & lowByte;
+		key = key & ~lowByte;
+		owner = 0;
+		if
+		:: (old8 & mutexSleeping) != 0 -> old8 = 0; ret = RET_BACKOFF; goto w_load
+		:: else -> old8 = 0; goto slow
+		fi
+	}
+slow:
+#ifdef MUTANT_CRASH_NESTED
+	/* mutant: the handler waits as an M does: it pushes M 1, whose link
+	 * may be in use on this very stack, and sleeps on M 1's semaphore */
+	atomic {        /* mutant: the push of the nested wait */
+		(key & mutexLocked) != 0 ->
+		nextwaitm[1] = mutexMFromKey(key);
+		key = (key & flagBits) | mutexPartialM(1) | mutexSleeping;
+		onStack[1] = true; nstack++
+	}
+	atomic { waitsema[1] > 0 -> waitsema[1] = 0 }  /* mutant: the nested sleep */
+#endif
+	/* The polls that find l held, and the naps between them, are waits:
+	 * the load is the one that finds l free. */
+h_poll:
+	atomic {        /* go mutexCrashWait: `if atomic.Loaduintptr(&l.key)&mutexLocked == 0 &&`, `usleep(nap)` */
+		/* go lock2Slow: `if mutexOnCrashPath(mp, gp, l) {`, `mutexCrashWait(l)` */
+		/* go mutexOnCrashPath: `return mp.dying != 0 || gp == mp.gsignal || mp.mWaitList.inWait ||` */
+		CRASHFREE -> goto h_swap
+	}
+h_swap:
+	atomic {        /* go mutexCrashWait: `atomic.Xchg8(key8(&l.key), mutexLocked|mutexSleeping)&mutexLocked == 0 {`, `return` */
 		old8 = key & lowByte;
 		key = (key & ~lowByte) | mutexLocked | mutexSleeping;
 		if
 		:: (old8 & mutexLocked) == 0 ->
-			assert(owner == 0);
-			owner = me;
-			old8 = 0;
-			ret = RET_WAKE;
-			goto h_ticket
-		:: else -> old8 = 0; unlocked()
+			owner = HID; old8 = 0;
+			holders++;
+			assert(holders == 1);   /* mutual exclusion; crash-path entries are outside the bound */
+			goto h_holding
+		:: else -> old8 = 0; goto h_poll
 		fi
 	}
-w_again:
-	atomic {        /* go unlock2Wake: `if atomic.Xchg8(key8(&l.key), 0)&mutexSleeping == 0 {`, `return // an M whose swap cleared it owes it` */
+h_holding:
+	atomic {        /* go unlock2: `old8 := atomic.Xchg8(key8(&l.key), 0)`, `old8&mutexSleeping != 0` */
 		old8 = key & lowByte;
 		key = key & ~lowByte;
-		assert(owner == me);
+		assert((old8 & mutexLocked) != 0 && owner == HID);
 		owner = 0;
+		holders--;
 		if
-		:: (old8 & mutexSleeping) != 0 -> old8 = 0; goto w_load
-		:: else -> old8 = 0; unlocked()
-		fi
-	}
-w_take:
-	atomic {        /* go unlock2Wake: `if atomic.Casuintptr(&l.key, v, v|mutexStackLocked) {`, `v |= mutexStackLocked`, `v = atomic.Loaduintptr(&l.key)` */
-		if
-		:: key == v ->
-			key = v | mutexStackLocked;
-			stackOwner = me;
-			v = v | mutexStackLocked;
-			popDecide()
-		:: else -> v = key; wakeDecide()
-		fi
-	}
-w_pop:
-	atomic {        /* go unlock2Wake: `top := mutexMFromKey(v)`, `below := top.nextwaitm.ptr()`, `if atomic.Casuintptr(&l.key, v, v&^(mutexMMask|mutexStackLocked|mutexSleeping)|mutexPartialM(below)) {`, `v = atomic.Loaduintptr(&l.key)`
-			 * (top's link changes only by the hand of the stack's owner,
-			 * this M, so its read shares the CAS's step) */
-		if
-		:: key == v ->
-			wakee = mutexMFromKey(v);
-			key = (v & flagBits & ~(mutexStackLocked | mutexSleeping)) | mutexPartialM(nextwaitm[wakee]);
-			stackOwner = 0;
-			ghostPopTop(wakee);
-			v = 0;
-			goto wake
-		:: else -> v = key; popDecide()
-		fi
-	}
-w_rel:
-	atomic {        /* go unlock2Wake: `for !atomic.Casuintptr(&l.key, v, v&^mutexStackLocked) {`, `v = atomic.Loaduintptr(&l.key)` (an M joined the claim queue since this M looked: honour the claim) */
-		if
-		:: key == v ->
-			key = v & ~mutexStackLocked; stackOwner = 0; v = 0;
-#ifdef MUTANT_WAKE_CLAIMED_RETURN
-			/* mutant: return, counting on the joiner's poke: the M
-			 * whose release the poke's hint makes look again may
-			 * have found this M owning the stack, and left the
-			 * waking to it */
-			unlocked()
-#else
-			goto w_load     /* load again: honour the claim, or wake from the stack if the queue emptied since */
-#endif
-		:: else -> v = key; goto w_rel
+		:: (old8 & mutexSleeping) != 0 -> old8 = 0; ret = RET_UNLOCK; goto w_load
+		:: else -> old8 = 0; goto unlocked
 		fi
 	}
 
-	/* ---- semawakeup(wakee) (lock_futexsema.go), from mutexHandOff
-	 * (ret != 0: it returns to its caller) or from unlock2Wake (unlock2
-	 * returns) ---- */
-wake:
-	atomic {        /* go semawakeup: `if atomic.Xadd(&mp.waitsema, 1) == 1` */
-		assert(phase[wakee] == 2 || handed[wakee]);    /* woken only after being taken off the stack or out of the queue */
-		waitsema[wakee]++;
-#ifdef MUTANT_SEMA_BINARY
-		/* mutant: the semaphore holds one wakeup, as Windows' auto-reset
-		 * event did: a second wakeup before the M takes the first is lost */
-		if
-		:: waitsema[wakee] > 1 -> waitsema[wakee] = 1
-		:: else -> skip
-		fi
-#endif
-		/* A waker's wakeup and then a hand-off's can both reach an M
-		 * before it takes either: an M that joined the claim queue
-		 * while on the stack, taken off it by unlock2Wake and then
-		 * handed l. mutexLeaveStack takes the first, the wait for the
-		 * hand-off the second. */
-		assert(waitsema[wakee] <= 2);
-		if
-		:: waitsema[wakee] == 1 -> goto futexwake
-		:: else -> wakee = 0; woken()
-		fi
-	}
-futexwake:
-	atomic {        /* go semawakeup: `futexwakeup(&mp.waitsema, 1)` */
-		infutex[wakee] = false;
-		wakee = 0;
-		woken()
-	}
+w_load:
+	wakeCode(HID);
 
-#ifndef FOREVER
-finished:
-	skip
-#endif
+unlocked:
+s_load:
+	atomic { intr = false; hdone = true }   /* model: the handler returns, and M 1 runs again */
 }
+#endif
 
 init {
 	atomic {        /* model: start the Ms */
-		run M(1); run M(2);
+#ifdef CRASH
+		m1pid = run M(1);
+		run H();
+#else
+		run M(1);
+#endif
+		run M(2);
 #if NM >= 3
-		run M(3);
+		run M(3)
 #endif
 	}
 }
 
 #ifndef FOREVER
-/* Progress, checked with pan -a -f (weak fairness): every M completes all
- * of its acquisitions. */
 ltl terminates { <> (done == NM) }
-#endif
-
-#ifdef FOREVER
-/* An M whose patience has ended eventually enters, checked with pan -a -f
- * (weak fairness), with Ms that lock forever. */
-#define ENTERS(m) (late[m] -> <> !late[m])
-#if NM >= 3
-ltl patience { [] (ENTERS(1) && ENTERS(2) && ENTERS(3)) }
 #else
-ltl patience { [] (ENTERS(1) && ENTERS(2)) }
+#if NM >= 3
+ltl live { [] ((want[1] -> <> !want[1]) && (want[2] -> <> !want[2]) && (want[3] -> <> !want[3])) }
+#else
+ltl live { [] ((want[1] -> <> !want[1]) && (want[2] -> <> !want[2])) }
 #endif
 #endif

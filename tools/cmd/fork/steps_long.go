@@ -79,7 +79,7 @@ func optIn(goarch string) func(context.Context, fork.Repo) error {
 			Go:      r.GoCommand(),
 			GOARCH:  goarch,
 			Package: "runtime",
-			Run:     "TestRuntimeMutexStressInProcess|TestRuntimeMutexClaim|TestRuntimeMutexKey",
+			Run:     "TestRuntimeMutexStressInProcess|TestRuntimeMutexHeir|TestRuntimeMutexKey",
 			Env:     []string{"GOEXPERIMENT=spinbitmutex"},
 			Stdout:  io.MultiWriter(os.Stdout, &out),
 		})
@@ -89,8 +89,8 @@ func optIn(goarch string) func(context.Context, fork.Repo) error {
 		if err != nil {
 			return err
 		}
-		if !strings.Contains(out.String(), "--- PASS: TestRuntimeMutexClaim") {
-			return fmt.Errorf("TestRuntimeMutexClaim did not pass under qemu (was the experiment on?)")
+		if !strings.Contains(out.String(), "--- PASS: TestRuntimeMutexHeir") {
+			return fmt.Errorf("TestRuntimeMutexHeir did not pass under qemu (was the experiment on?)")
 		}
 		return nil
 	}

@@ -22,10 +22,10 @@ var machineCodeSteps = []step{
 	{name: "runtime/fast-path-barriers", run: fastPathBarriers},
 }
 
-// waitWindows are the functions that hold the whole of an M's time on a
-// mutex's wait stack (lock_spinbit.go) or in its claim queue
-// (lock_claim.go): nothing they reach may check the stack bound.
-var waitWindows = []string{"runtime.mutexSleepOnStack", "runtime.mutexWaitForClaim"}
+// waitWindows are the functions of lock_spinbit.go that hold the whole of
+// an M's time on a mutex's wait stack, and the crash path's wait, which
+// may run inside it: nothing they reach may check the stack bound.
+var waitWindows = []string{"runtime.mutexSleepOnStack", "runtime.mutexCrashWait"}
 
 // windowTrusted are the functions that waitWindows may reach and that the
 // check does not look into, with the reason for each. Any other call to

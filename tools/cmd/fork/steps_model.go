@@ -18,6 +18,7 @@ import (
 var modelSteps = []step{
 	{name: "model/quotes", core: true, tree: true, run: modelQuotes},
 	{name: "model/spin", tree: true, run: modelSpin},
+	{name: "model/spin-long", long: true, tree: true, run: modelSpinLong},
 }
 
 // modelQuotes checks the model's quotes of the Go code against the base's
@@ -33,10 +34,21 @@ func modelQuotes(ctx context.Context, r fork.Repo) error {
 // modelSpin checks the model against the base's tree: its quotes of the Go
 // code are of that tree.
 func modelSpin(ctx context.Context, r fork.Repo) error {
+	return runModelSuite(ctx, r, false)
+}
+
+// modelSpinLong is modelSpin with the checks marked Long as well, which
+// take more time than the default run's budget allows.
+func modelSpinLong(ctx context.Context, r fork.Repo) error {
+	return runModelSuite(ctx, r, true)
+}
+
+func runModelSuite(ctx context.Context, r fork.Repo, long bool) error {
 	opts, err := model.DefaultOptions(r.Root, r.Goroot())
 	if err != nil {
 		return err
 	}
+	opts.Long = long
 	err = model.RunSuite(ctx, opts)
 	if reason, ok := model.Skipped(err); ok {
 		return skip("%s", reason)

@@ -58,7 +58,7 @@ func crossStress(goarch string) func(context.Context, fork.Repo) error {
 	return crossTest(crossarch.Options{
 		GOARCH:  goarch,
 		Package: "runtime",
-		Run:     "TestRuntimeMutexStressInProcess|TestRuntimeMutexClaim|TestRuntimeMutexKey",
+		Run:     "TestRuntimeMutexStressInProcess|TestRuntimeMutexHeir|TestRuntimeMutexKey",
 		Env:     []string{"GOEXPERIMENT=spinbitmutex"},
 		Flags:   []string{"-test.v"},
 	})

@@ -35,9 +35,9 @@ var tortureSteps = []step{
 	{name: "torture/runtime-sync-short", long: true, limit: 30 * time.Minute, run: goTest("spinbitmutex", "-short", "-tags", torture.Tag, "runtime", "sync")},
 }
 
-// tortureFuncs are the functions of lock_spinbit.go and lock_claim.go
+// tortureFuncs are the functions of lock_spinbit.go
 // that hold torture hooks, as go tool objdump -s matches them.
-const tortureFuncs = `^runtime\.(lock2|lock2Slow|mutexPoll|mutexSleepOnStack|mutexLeaveStack|unlock2|unlock2Wake|mutexClaimJoin|mutexHandOff|mutexWaitForClaim)$`
+const tortureFuncs = `^runtime\.(lock2|lock2Slow|mutexPoll|mutexSleepOnStack|mutexCrashWait|unlock2|unlock2Wake|mutexWakeOne)$`
 
 // tortureFreeWhenOff builds a program with and without the tag and looks
 // at the machine code of the mutex: without it, nothing of torture mode
@@ -140,7 +140,7 @@ func tortureCatchesBroken(ctx context.Context, r fork.Repo) error {
 		// A break of the bound alone shows only when an M takes the
 		// mutex in a window a few instructions wide, which the delays
 		// widen but do not promise: one -short run has caught
-		// slow-ignores-claim with as few as 2 bypasses. Such a break gets
+		// slow-ignores-heir with as few as 2 bypasses. Such a break gets
 		// up to boundOnlyRuns runs, and passes at the first that catches
 		// it, so that the step does not fail by luck.
 		for i := 1; b.BoundOnly && err == nil && i < boundOnlyRuns; i++ {
@@ -257,7 +257,7 @@ func tortureCross(goarch string) func(context.Context, fork.Repo) error {
 			Go:         r.GoCommand(),
 			GOARCH:     goarch,
 			Package:    "runtime",
-			Run:        "TestRuntimeMutexStressInProcess|TestRuntimeMutexClaim|" + torture.Test,
+			Run:        "TestRuntimeMutexStressInProcess|TestRuntimeMutexHeir|" + torture.Test,
 			Env:        []string{"GOEXPERIMENT=spinbitmutex"},
 			BuildFlags: []string{"-tags=" + torture.Tag},
 			Stdout:     io.MultiWriter(os.Stdout, &buf),

@@ -15,7 +15,7 @@ import (
 // waitWindows, by function name.
 var windowDirectives = map[string]string{
 	"mutexSleepOnStack": "lock_spinbit.go",
-	"mutexWaitForClaim": "lock_claim.go",
+	"mutexCrashWait":    "lock_spinbit.go",
 }
 
 // noWriteBarrierRec is the directive with which the compiler rejects a
@@ -23,13 +23,19 @@ var windowDirectives = map[string]string{
 const noWriteBarrierRec = "//go:nowritebarrierrec"
 
 // barrierInjected names the function into whose body windowNoWriteBarrier
-// writes a pointer: one that both windows reach (the join of a claim
-// queue), so the compiler must name it, called by a window.
-const barrierInjected = "mutexClaimJoin"
+// writes a pointer: one that a window reaches (the push of
+// mutexSleepOnStack), so the compiler must reject it as called by a
+// window. The compiler inlines it, and then names the window it is
+// inlined into as the caller.
+const barrierInjected = "mutexPushed"
+
+// barrierFile is the file of the base's src/runtime that declares
+// barrierInjected.
+const barrierFile = "lock_spinbit.go"
 
 // writeBarrierProhibited is the compiler's error for a write barrier under
 // //go:nowritebarrierrec.
-var writeBarrierProhibited = regexp.MustCompile(`write barrier prohibited by caller; ` + barrierInjected)
+var writeBarrierProhibited = regexp.MustCompile(`write barrier prohibited by caller; (` + barrierInjected + `|mutexSleepOnStack)\b`)
 
 // windowNoWriteBarrier checks that the compiler keeps write barriers out
 // of an M's wait window: each of waitWindows carries //go:nowritebarrierrec,
@@ -49,7 +55,7 @@ func windowNoWriteBarrier(ctx context.Context, r fork.Repo, dir string) error {
 		}
 	}
 
-	file := filepath.Join(rt, "lock_claim.go")
+	file := filepath.Join(rt, barrierFile)
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return err
@@ -58,7 +64,7 @@ func windowNoWriteBarrier(ctx context.Context, r fork.Repo, dir string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %v: update this step's self-check to what the file holds now", filepath.Base(file), err)
 	}
-	replaced := filepath.Join(dir, "lock_claim.go")
+	replaced := filepath.Join(dir, barrierFile)
 	if err := os.WriteFile(replaced, []byte(broken), 0o644); err != nil {
 		return err
 	}

@@ -19,8 +19,8 @@ func TestHasDirective(t *testing.T) {
 }
 
 func TestAddPointerWrite(t *testing.T) {
-	src := "package runtime\n\nfunc mutexClaimJoin(l *mutex, mp *m) (ahead uint64) {\n\tb := 1\n}\n"
-	got, err := addPointerWrite(src, "mutexClaimJoin")
+	src := "package runtime\n\nfunc mutexPushed(v uintptr, mp *m, giveUpSpin bool) uintptr {\n\tb := 1\n}\n"
+	got, err := addPointerWrite(src, "mutexPushed")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,26 +121,45 @@ func TestArgs(t *testing.T) {
 	}
 }
 
-// A feature of the Go code is defined in every check, and adds its
-// mutants; without it, no check defines it.
+// A feature of the Go code is defined in every check; without it, no
+// check defines it.
 func TestSuiteFeatures(t *testing.T) {
 	without, with := Suite(), Suite("BLAME")
+	if len(with) != len(without) {
+		t.Errorf("Suite(BLAME) has %d checks, Suite() %d; want as many", len(with), len(without))
+	}
 	for _, c := range without {
-		if slices.Contains(c.Defines, "BLAME") || c.Name == "mutant/blame-no-wake" {
+		if slices.Contains(c.Defines, "BLAME") {
 			t.Errorf("Suite() has %s with %v", c.Name, c.Defines)
 		}
 	}
-	if len(with) != len(without)+2 {
-		t.Errorf("Suite(BLAME) has %d checks, Suite() %d; want two more, the blame mutants", len(with), len(without))
-	}
-	found := false
 	for _, c := range with {
 		if !slices.Contains(c.Defines, "BLAME") {
 			t.Errorf("Suite(BLAME): %s does not define BLAME: %v", c.Name, c.Defines)
 		}
-		found = found || c.Name == "mutant/blame-no-wake"
 	}
-	if !found {
-		t.Errorf("Suite(BLAME) has no check mutant/blame-no-wake")
+}
+
+// The default run leaves out the checks marked Long; -long runs them all.
+func TestSelectChecks(t *testing.T) {
+	all := []Check{{Name: "a"}, {Name: "b", Long: true}, {Name: "c"}}
+	var names []string
+	for _, c := range selectChecks(all, false) {
+		names = append(names, c.Name)
+	}
+	if got := strings.Join(names, " "); got != "a c" {
+		t.Errorf("selectChecks(long=false) = %s; want a c", got)
+	}
+	if got := selectChecks(all, true); len(got) != 3 {
+		t.Errorf("selectChecks(long=true) has %d checks; want 3", len(got))
+	}
+	long := 0
+	for _, c := range Suite() {
+		if c.Long {
+			long++
+		}
+	}
+	if long == 0 || long == len(Suite()) {
+		t.Errorf("Suite has %d Long checks of %d; want some, not all", long, len(Suite()))
 	}
 }

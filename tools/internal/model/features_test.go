@@ -25,7 +25,18 @@ g
 #endif
 h`
 
+// withTestFeature makes BLAME, marked by unlock2Blame, a feature for the
+// rest of the test: the model has no feature at present, and these tests
+// check the machinery that would handle one.
+func withTestFeature(t *testing.T) {
+	t.Helper()
+	saved := features
+	features = []feature{{define: "BLAME", fn: "unlock2Blame"}}
+	t.Cleanup(func() { features = saved })
+}
+
 func TestActiveModel(t *testing.T) {
+	withTestFeature(t)
 	for _, tt := range []struct {
 		on   []string
 		want string // the lines kept, in order
@@ -44,6 +55,7 @@ func TestActiveModel(t *testing.T) {
 }
 
 func TestTreeFeatures(t *testing.T) {
+	withTestFeature(t)
 	if got := treeFeatures(map[string]string{"unlock2": "", "unlock2Blame": ""}); !slices.Equal(got, []string{"BLAME"}) {
 		t.Errorf("treeFeatures with unlock2Blame = %v; want [BLAME]", got)
 	}
@@ -56,6 +68,7 @@ func TestTreeFeatures(t *testing.T) {
 // feature and left out on one that does not; the steps for a tree without
 // it are left out on one that has it.
 func TestCheckQuotesFeatures(t *testing.T) {
+	withTestFeature(t)
 	const model = "atomic { /* go unlock2: `atomic.Xchg8(key8(&l.key), 0)` */\n" +
 		"#ifdef BLAME\n" +
 		"atomic { /* go unlock2Blame: `v := atomic.Loaduintptr(&l.key)` */\n" +

@@ -65,7 +65,7 @@ func findTools(ctx context.Context, h apt.Host, stdout, stderr io.Writer) (Tools
 }
 
 // memLimitMB bounds the memory of one pan run (its -DMEMLIM): the largest
-// check needs under a gigabyte, and the machine is shared.
+// check needs about half a gigabyte, and the machine is shared.
 const memLimitMB = 3072
 
 // Run runs c on the model file model in dir, an empty directory for the

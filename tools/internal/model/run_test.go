@@ -112,7 +112,7 @@ func TestRealModel(t *testing.T) {
 	for _, c := range Suite() {
 		checks[c.Name] = c
 	}
-	for _, name := range []string{"base/safety", "mutant/hint-early"} {
+	for _, name := range []string{"base/safety", "mutant/push-no-hint"} {
 		c, ok := checks[name]
 		if !ok {
 			t.Fatalf("the suite has no check %s", name)

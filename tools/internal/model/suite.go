@@ -21,12 +21,15 @@ type Options struct {
 	GoFiles []string
 	// Out receives one line per check; Err the progress of installs.
 	Out, Err io.Writer
+	// Long runs the checks marked Long as well: they take more time than
+	// the default run's budget allows.
+	Long bool
 }
 
 // DefaultOptions returns the options for the repository at root and the
 // Go tree goroot (one base's goroot/<release>): the model quotes
-// lock_spinbit.go, lock_claim.go and the file of the futex semasleep and
-// semawakeup (SemasleepFile), which a series may add or upstream may hold.
+// lock_spinbit.go and the file of the futex semasleep and semawakeup
+// (SemasleepFile), which a series may add or upstream may hold.
 func DefaultOptions(root, goroot string) (Options, error) {
 	rt := filepath.Join(goroot, "src", "runtime")
 	sema, err := SemasleepFile(rt)
@@ -37,7 +40,6 @@ func DefaultOptions(root, goroot string) (Options, error) {
 		Model: filepath.Join(root, "model", "spinbit.pml"),
 		GoFiles: []string{
 			filepath.Join(rt, "lock_spinbit.go"),
-			filepath.Join(rt, "lock_claim.go"),
 			sema,
 		},
 		Out: os.Stdout,
@@ -77,8 +79,9 @@ func CheckQuotesOf(opts Options) error {
 }
 
 // RunSuite checks that the model still quotes the Go code correctly, then
-// runs every check of Suite for the features the Go code has, several at
-// once, and reports each in the suite's order. It returns an error naming the checks whose outcome
+// runs every check of Suite for the features the Go code has (those marked
+// Long only if opts.Long), several at once, and reports each in the
+// suite's order. It returns an error naming the checks whose outcome
 // differs from what they expect, and keeps the files of each such run for
 // a replay.
 func RunSuite(ctx context.Context, opts Options) error {
@@ -94,7 +97,7 @@ func RunSuite(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	checks := Suite(on...)
+	checks := selectChecks(Suite(on...), opts.Long)
 	// Each check is one single-threaded verifier: run as many at once as
 	// there are CPUs, and report them in the suite's order.
 	workers := runtime.NumCPU()
@@ -122,6 +125,18 @@ func RunSuite(ctx context.Context, opts Options) error {
 		return fmt.Errorf("model checks failed: %s", strings.Join(failed, " "))
 	}
 	return nil
+}
+
+// selectChecks returns the checks to run: all of them if long, else those
+// not marked Long.
+func selectChecks(all []Check, long bool) []Check {
+	var run []Check
+	for _, c := range all {
+		if long || !c.Long {
+			run = append(run, c)
+		}
+	}
+	return run
 }
 
 // checkOutcome is what runCheck found: the verifier's result, how long the

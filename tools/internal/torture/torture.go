@@ -110,28 +110,29 @@ func (b Break) RuntimeFile() string {
 // file has changed and the break must be brought up to date, or it would
 // test nothing.
 //
-// In New, $link stands for an M's link to the M below it on a wait stack,
-// as the file names it: m.mWaitList.next on go1.24 and later, m.nextwaitm
-// before.
+// In Old and New, $link stands for an M's link to the M below it on a wait
+// stack, as the file names it: m.mWaitList.next on go1.24 and later,
+// m.nextwaitm before.
 func (b Break) Apply(src string) (string, error) {
 	link := "nextwaitm"
 	if strings.Contains(src, ".mWaitList.next") {
 		link = "mWaitList.next"
 	}
 	for i, e := range b.Edits {
-		switch n := strings.Count(src, e.Old); n {
+		old := strings.ReplaceAll(e.Old, "$link", link)
+		switch n := strings.Count(src, old); n {
 		case 1:
-			src = strings.Replace(src, e.Old, strings.ReplaceAll(e.New, "$link", link), 1)
+			src = strings.Replace(src, old, strings.ReplaceAll(e.New, "$link", link), 1)
 		default:
-			return "", fmt.Errorf("break %s, edit %d: the text to replace occurs %d times in %s, want once; update tools/internal/torture to match it:\n%s", b.Name, i+1, n, b.RuntimeFile(), e.Old)
+			return "", fmt.Errorf("break %s, edit %d: the text to replace occurs %d times in %s, want once; update tools/internal/torture to match it:\n%s", b.Name, i+1, n, b.RuntimeFile(), old)
 		}
 	}
 	return src, nil
 }
 
 // bypassed matches the torture test's report of entries that bypassed a
-// claim.
-var bypassed = regexp.MustCompile(`\d+ entries into the busy mutex by other Ms between a claim and its claimant's entry`)
+// heir.
+var bypassed = regexp.MustCompile(`\d+ entries into the busy mutex by other Ms between a heir event and the heir's entry`)
 
 // Breaks are the broken versions of the mutex that a torture run must
 // catch.
@@ -143,67 +144,63 @@ var Breaks = []Break{
 			{
 				// The push builds its word without mutexPushed,
 				// which would link the M first, and links it after the CAS.
-				Old: "\tpushed = atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))\n\tif pushed {\n",
-				New: "\tnext := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping\n\tif giveUpSpin {\n\t\tnext &^= mutexSpinning\n\t}\n\tpushed = atomic.Casuintptr(&l.key, v, next)\n\tif pushed {\n\t\tmutexTortureDelay()\n\t\tmp.$link.set(mutexMFromKey(v))\n",
+				Old: "\tpushed := atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))\n\tif pushed {\n",
+				New: "\tnext := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping\n\tif giveUpSpin {\n\t\tnext &^= mutexSpinning\n\t}\n\tpushed := atomic.Casuintptr(&l.key, v, next)\n\tif pushed {\n\t\tmutexTortureDelay()\n\t\tmp.$link.set(mutexMFromKey(v))\n",
 			},
 		},
-		// Ms left off the stack wait for ever for a wakeup once their
-		// sleep times out: torture mode throws after a minute of that
-		// ("lost wakeup"), the stress's watchdog may report it first,
+		// Ms left off the stack, or a wake that walks a stale link, wait
+		// for ever for a wakeup: torture mode throws after a minute of
+		// that ("lost wakeup"), the stress's watchdog may report it first,
 		// and go test's own timeout is the last resort; a link to an M
 		// that is not asleep can also wake the wrong M and break
 		// exclusion.
-		Caught: regexp.MustCompile(`lost wakeup|panic: test timed out|another M inside the critical section|unlock of unlocked lock|counter = `),
+		Caught: regexp.MustCompile(`lost wakeup|panic: test timed out|SIGQUIT: quit|another M inside the critical section|unlock of unlocked lock|counter = |invalid memory address|nil pointer`),
 	},
 	{
 		Name: "take-with-store",
 		What: "lock2Slow takes a free mutex by storing the key word it loaded instead of a CAS",
 		Edits: []Edit{
 			{
-				Old: "\t\t\t\tif atomic.Casuintptr(&l.key, v, withSleepHint(next)) {\n\t\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n\t\t\t\t\tmutexTortureEnter(l)\n\t\t\t\t\tbreak\n\t\t\t\t}",
-				New: "\t\t\t\tatomic.Storeuintptr(&l.key, withSleepHint(next))\n\t\t\t\tif true {\n\t\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n\t\t\t\t\tmutexTortureEnter(l)\n\t\t\t\t\tbreak\n\t\t\t\t}",
+				Old: "\t\t\t\tif atomic.Casuintptr(&l.key, v, withSleepHint(next)) {\n\t\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n",
+				New: "\t\t\t\tatomic.Storeuintptr(&l.key, withSleepHint(next))\n\t\t\t\tif true {\n\t\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n",
 			},
 		},
-		Caught: regexp.MustCompile(`another M inside the critical section|unlock of unlocked lock|counter = |lost wakeup`),
+		Caught: regexp.MustCompile(`another M inside the critical section|unlock of unlocked lock|counter = |lost wakeup|free mutex has key word|panic: test timed out|SIGQUIT: quit`),
 	},
 	{
-		Name: "hand-off-keeps-claim",
-		What: "mutexHandOff leaves mutexClaimed set when it takes the last M out of the claim queue",
-		File: "lock_claim.go",
+		Name: "heir-keeps-claim",
+		What: "the heir that took the mutex gives up mutexSpinning but leaves mutexHeir set",
 		Edits: []Edit{
 			{
-				Old: "\t} else {\n\t\tatomic.And8(keyFlags8(&l.key), ^uint8(mutexClaimed>>8))\n\t}\n",
-				New: "\t}\n",
+				Old: "\t\t\t\t\tatomic.And8(keyFlags8(&l.key), ^uint8((mutexSpinning|mutexHeir)>>8))\n",
+				New: "\t\t\t\t\tatomic.And8(keyFlags8(&l.key), ^uint8(mutexSpinning>>8))\n",
 			},
 		},
-		// The claim outlives its queue: unlocks hand the mutex to nobody
-		// and wake no sleeper, so the stress hangs until torture mode's
-		// lost-wakeup throw, its watchdog or go test's timeout (a panic, or
-		// a SIGQUIT when the hung Ms hold every P) stops it;
-		// a free mutex also keeps a key word with mutexClaimed set, which
-		// the stress reports if it gets that far.
+		// The claim never ends: every spinner after it adopts it, every
+		// fast path backs off, and when the Ms are done the free mutex
+		// keeps a key word with mutexHeir set, which the stress reports.
 		Caught: regexp.MustCompile(`free mutex has key word|lost wakeup|panic: test timed out|SIGQUIT: quit|another M inside the critical section|unlock of unlocked lock|counter = `),
 	},
 	// The breaks below keep exclusion and break the bound: only the
-	// torture test's ledger of claims sees them.
+	// torture test's ledger of heir events sees them.
 	{
-		Name: "slow-ignores-claim",
-		What: "lock2Slow takes a free mutex with a CAS while its claim queue is not empty",
+		Name: "slow-ignores-heir",
+		What: "lock2Slow takes a free mutex with a CAS while a claim is in force",
 		Edits: []Edit{
 			{
-				Old: "\t\tif v&mutexLocked == 0 {\n\t\t\tif v&mutexClaimed == 0 {\n",
-				New: "\t\tif v&mutexLocked == 0 {\n\t\t\tif true {\n",
+				Old: "\t\t\tcase v&mutexHeir == 0:\n",
+				New: "\t\t\tcase true:\n",
 			},
 		},
 		Caught:    bypassed,
 		BoundOnly: true,
 	},
 	{
-		Name: "fast-ignores-claim",
-		What: "lock2's swap enters a critical section under a claimed mutex instead of handing it off",
+		Name: "fast-ignores-heir",
+		What: "lock2's swap enters a critical section under a claimed mutex instead of backing off",
 		Edits: []Edit{
 			{
-				Old: "\t\tif *keyFlags8(&l.key)&(mutexClaimed>>8) == 0 || mutexHandOff(l) == nil {\n",
+				Old: "\t\tif *keyFlags8(&l.key)&(mutexHeir>>8) == 0 {\n",
 				New: "\t\tif true {\n",
 			},
 		},
@@ -211,15 +208,16 @@ var Breaks = []Break{
 		BoundOnly: true,
 	},
 	{
-		Name: "hand-off-to-newest",
-		What: "mutexHandOff hands the mutex to the M that joined the claim queue last instead of the first",
-		File: "lock_claim.go",
+		Name: "wake-skips-heir",
+		What: "a wake takes the bottom of the stack off while the heir sleeps",
 		Edits: []Edit{
 			{
-				Old: "\thead, before := b.find(l)\n\tif head == nil {\n\t\tmutexTortureNote(mutexEventHandOffNone)\n",
-				New: "\thead, before := b.find(l)\n\tif head != nil && head.mutexClaim.next != 0 {\n\t\tlast, second := head.mutexClaim.tail.ptr(), head\n\t\tfor second.mutexClaim.next.ptr() != last {\n\t\t\tsecond = second.mutexClaim.next.ptr()\n\t\t}\n\t\tsecond.mutexClaim.next = 0\n\t\thead.mutexClaim.tail.set(second)\n\t\tlast.mutexClaim.next.set(head)\n\t\tlast.mutexClaim.tail.set(second)\n\t\tlast.mutexClaim.queues = head.mutexClaim.queues\n\t\tif before == nil {\n\t\t\tb.queues.set(last)\n\t\t} else {\n\t\t\tbefore.mutexClaim.queues.set(last)\n\t\t}\n\t\thead = last\n\t}\n\tif head == nil {\n\t\tmutexTortureNote(mutexEventHandOffNone)\n",
+				Old: "\tif v&mutexHeir != 0 {\n\t\tfor p := top; p != nil; p = p.$link.ptr() {\n",
+				New: "\tif false {\n\t\tfor p := top; p != nil; p = p.$link.ptr() {\n",
 			},
 		},
+		// The woken M adopts the claim while the heir sleeps on: two
+		// heirs, and the sleeping one enters long after its heir event.
 		Caught:    bypassed,
 		BoundOnly: true,
 	},

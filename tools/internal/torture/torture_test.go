@@ -66,10 +66,10 @@ func TestBreakApply(t *testing.T) {
 	}
 }
 
-// $link in a break's new text becomes the wait-stack link as the file
-// names it.
+// $link in a break's old and new text becomes the wait-stack link as the
+// file names it.
 func TestBreakApplyLink(t *testing.T) {
-	b := Break{Name: "x", Edits: []Edit{{Old: "push()\n", New: "push()\nmp.$link.set(v)\n"}}}
+	b := Break{Name: "x", Edits: []Edit{{Old: "push()\np = p.$link.ptr()\n", New: "push()\nmp.$link.set(v)\np = p.$link.ptr()\n"}}}
 	for src, want := range map[string]string{
 		"push()\np = p.mWaitList.next.ptr()\n": "push()\nmp.mWaitList.next.set(v)\np = p.mWaitList.next.ptr()\n",
 		"push()\np = p.nextwaitm.ptr()\n":      "push()\nmp.nextwaitm.set(v)\np = p.nextwaitm.ptr()\n",

@@ -126,11 +126,11 @@ var needsMore = map[string]bool{
 // leftOut are tests that can run under Wine but check what Wine does not
 // give, with the reason.
 var leftOut = map[string]string{
-	// The mutex profile charges a claim-queue wait up to the hand-off,
-	// as upstream's charges a sleeper's up to the unlock that wakes it;
-	// the test compares it with the whole wait, which a native
-	// scheduler ends soon after. Under Wine a woken thread takes so long
-	// to run that the profile showed 0.09 of the waits.
+	// The mutex profile charges a sleeper's wait up to the unlock that
+	// wakes it, as upstream's does; the test compares it with the whole
+	// wait, which a native scheduler ends soon after. Under Wine a woken
+	// thread takes so long to run that the profile showed 0.09 of the
+	// waits.
 	"TestRuntimeLockProfileCountsEveryWait": "it needs woken threads to run soon after their wakeup, which Wine's do not",
 }
 

@@ -91,7 +91,7 @@ func TestRuntimeMutexCgo(t *testing.T) {
 	}
 }
 
-func TestRuntimeMutexClaim(t *testing.T) { t.Run("x", func(t *testing.T) {}) }
+func TestRuntimeMutexHeir(t *testing.T) { t.Run("x", func(t *testing.T) {}) }
 
 func TestRuntimeMutexInTemp(t *testing.T) { cmd.Dir = t.TempDir() }
 
@@ -109,7 +109,7 @@ func TestMutexTests(t *testing.T) {
 		"lock_a_test.go": []byte(lockTests),
 		"lock_b_test.go": []byte("package runtime_test\n\nfunc TestRuntimeLockProfile(t *testing.T) {}\n\nfunc Test_underscore(t *testing.T) {}\n\nfunc TestRuntimeLockProfileCountsEveryWait(t *testing.T) {}\n"),
 	})
-	want := []string{"TestRuntimeLockProfile", "TestRuntimeMutexClaim", "TestRuntimeMutexStress", "Test_underscore"}
+	want := []string{"TestRuntimeLockProfile", "TestRuntimeMutexHeir", "TestRuntimeMutexStress", "Test_underscore"}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("MutexTests = %q, %v; want %q", got, err, want)
 	}

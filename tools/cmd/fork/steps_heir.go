@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"go-spinbit.dev/tools/internal/fork"
+	"go-spinbit.dev/tools/internal/inorder"
+	"go-spinbit.dev/tools/internal/torture"
+)
+
+// heirSteps show that the test of the bound, TestRuntimeMutexHeir, fails
+// on mutexes that break it.
+var heirSteps = []step{
+	{name: "runtime/heir-catches-barging", slow: true, run: heirCatchesBarging},
+}
+
+// heirBreak is a broken mutex that TestRuntimeMutexHeir must fail on, and
+// the report of the failure it must make.
+type heirBreak struct {
+	torture.Break
+	report *regexp.Regexp
+}
+
+var (
+	// heirBypass is TestRuntimeMutexHeir's report of an entry by the
+	// barger after it saw the victim's claim.
+	heirBypass = regexp.MustCompile(`the barger took the mutex \d+ more times after it saw the victim's claim[^\n]*`)
+	// heirNoClaim is its report that no round showed a claim.
+	heirNoClaim = regexp.MustCompile(`no round of \d+ showed a claim[^\n]*`)
+	// heirSummary is its log line of the rounds.
+	heirSummary = regexp.MustCompile(`\d+ rounds: [^\n]*`)
+)
+
+// heirBreaks are the breaks TestRuntimeMutexHeir must catch: the two
+// places of torture.Breaks that keep Ms out of a claimed mutex, and a
+// mutex that never claims (a waiter never counts as starving).
+func heirBreaks() ([]heirBreak, error) {
+	var bs []heirBreak
+	for _, name := range []string{"fast-ignores-heir", "slow-ignores-heir"} {
+		i := -1
+		for j, b := range torture.Breaks {
+			if b.Name == name {
+				i = j
+			}
+		}
+		if i < 0 {
+			return nil, fmt.Errorf("tools/internal/torture has no break %s, which runtime/heir-catches-barging needs", name)
+		}
+		bs = append(bs, heirBreak{torture.Breaks[i], heirBypass})
+	}
+	bs = append(bs, heirBreak{torture.Break{
+		Name:  "never-starves",
+		What:  "no number of failed attempts makes a waiter starving, so nobody claims",
+		Edits: []torture.Edit{{Old: "\tmutexStarveAfter = 4\n", New: "\tmutexStarveAfter = 1 << 30\n"}},
+	}, heirNoClaim})
+	return bs, nil
+}
+
+// heirRuns is how many times heirCatchesBarging runs the test on a break
+// at most; it stops at the first run that catches it, so that a check
+// whose catch depends on the OS's scheduling does not fail by luck.
+const heirRuns = 5
+
+// heirCatchesBarging builds the runtime's tests, without torture mode, on
+// each of heirBreaks (go test -overlay in place of the file it breaks) and
+// runs TestRuntimeMutexHeir up to heirRuns times: a run must fail with the
+// break's report. A failure of another kind fails the step.
+func heirCatchesBarging(ctx context.Context, r fork.Repo) error {
+	bs, err := heirBreaks()
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "heir-breaks")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	errs := inorder.Run(os.Stdout, len(bs), 1, func(i int) (string, error) {
+		b := bs[i]
+		text, err := heirCatches(ctx, r, filepath.Join(dir, b.Name), b)
+		return fmt.Sprintf("break %s: %s\n%s", b.Name, b.What, text), err
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// heirCatches runs TestRuntimeMutexHeir on b's build in dir.
+func heirCatches(ctx context.Context, r fork.Repo, dir string, b heirBreak) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	real := filepath.Join(r.Goroot(), "src", "runtime", b.RuntimeFile())
+	src, err := os.ReadFile(real)
+	if err != nil {
+		return "", err
+	}
+	broken, err := b.Apply(string(src))
+	if err != nil {
+		return "", err
+	}
+	file := filepath.Join(dir, b.RuntimeFile())
+	if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
+		return "", err
+	}
+	overlay := filepath.Join(dir, "overlay.json")
+	if err := writeOverlay(overlay, map[string]string{real: file}); err != nil {
+		return "", err
+	}
+	// vet is off: it reads the files on disk, not the overlay.
+	bin := filepath.Join(dir, "runtime.test")
+	if out, err := captureCommand(ctx, r.Root, tortureEnv, r.GoCommand(), "test", "-c", "-vet=off", "-overlay", overlay, "-o", bin, "runtime"); err != nil {
+		return "", fmt.Errorf("building the runtime's tests with break %s: %v\n%s", b.Name, err, out)
+	}
+	var report strings.Builder
+	for i := 1; i <= heirRuns; i++ {
+		out, err := captureCommand(ctx, dir, tortureEnv, bin, "-test.run", "^TestRuntimeMutexHeir$", "-test.count", "1", "-test.v", "-test.timeout", "120s")
+		fmt.Fprintf(&report, "\trun %d: %s\n", i, firstMatch(heirSummary, out))
+		switch m := b.report.FindString(out); {
+		case err == nil:
+			fmt.Fprintf(&report, "\t\tpassed\n")
+		case m != "":
+			fmt.Fprintf(&report, "\t\tfailed: %s\n", m)
+			return report.String(), nil
+		default:
+			return report.String(), fmt.Errorf("TestRuntimeMutexHeir failed with break %s, but not with the report %s:\n%s", b.Name, b.report, indent(out))
+		}
+	}
+	return report.String(), fmt.Errorf("TestRuntimeMutexHeir passed %d runs with break %s (%s): it does not see that break", heirRuns, b.Name, b.What)
+}
+
+// indent returns s with a tab before each line, to set a program's output
+// apart from the step's own lines.
+func indent(s string) string {
+	return "\t" + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n\t")
+}
