@@ -98,21 +98,8 @@ func heirCatches(ctx context.Context, r fork.Repo, dir string, b heirBreak) (str
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	real := filepath.Join(r.Goroot(), "src", "runtime", b.RuntimeFile())
-	src, err := os.ReadFile(real)
+	overlay, err := writeBreakOverlay(r, dir, b.Break)
 	if err != nil {
-		return "", err
-	}
-	broken, err := b.Apply(string(src))
-	if err != nil {
-		return "", err
-	}
-	file := filepath.Join(dir, b.RuntimeFile())
-	if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
-		return "", err
-	}
-	overlay := filepath.Join(dir, "overlay.json")
-	if err := writeOverlay(overlay, map[string]string{real: file}); err != nil {
 		return "", err
 	}
 	// vet is off: it reads the files on disk, not the overlay.

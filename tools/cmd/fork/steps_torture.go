@@ -214,21 +214,7 @@ func eachBreak(r fork.Repo, workers int, f func(i int, b torture.Break, overlay 
 	defer os.RemoveAll(dir)
 	overlays := make([]string, len(torture.Breaks))
 	for i, b := range torture.Breaks {
-		real := filepath.Join(r.Goroot(), "src", "runtime", b.RuntimeFile())
-		src, err := os.ReadFile(real)
-		if err != nil {
-			return err
-		}
-		broken, err := b.Apply(string(src))
-		if err != nil {
-			return err
-		}
-		file := filepath.Join(dir, b.Name+".go")
-		overlays[i] = filepath.Join(dir, b.Name+".json")
-		if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
-			return err
-		}
-		if err := writeOverlay(overlays[i], map[string]string{real: file}); err != nil {
+		if overlays[i], err = writeBreakOverlay(r, dir, b); err != nil {
 			return err
 		}
 	}
@@ -239,6 +225,27 @@ func eachBreak(r fork.Repo, workers int, f func(i int, b torture.Break, overlay 
 		return fmt.Sprintf("break %s: %s\n%s", b.Name, b.What, text), err
 	})
 	return errors.Join(errs...)
+}
+
+// writeBreakOverlay writes b's broken file of the base's src/runtime into
+// dir, with a go build -overlay file that puts it in place of the real
+// one, and returns the overlay file's path.
+func writeBreakOverlay(r fork.Repo, dir string, b torture.Break) (string, error) {
+	real := filepath.Join(r.Goroot(), "src", "runtime", b.RuntimeFile())
+	src, err := os.ReadFile(real)
+	if err != nil {
+		return "", err
+	}
+	broken, err := b.Apply(string(src))
+	if err != nil {
+		return "", err
+	}
+	file := filepath.Join(dir, b.Name+".go")
+	overlay := filepath.Join(dir, b.Name+".json")
+	if err := os.WriteFile(file, []byte(broken), 0o644); err != nil {
+		return "", err
+	}
+	return overlay, writeOverlay(overlay, map[string]string{real: file})
 }
 
 func firstMatch(re *regexp.Regexp, s string) string {
