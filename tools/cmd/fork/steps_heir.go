@@ -14,17 +14,33 @@ import (
 )
 
 // heirSteps show that the test of the bound, TestRuntimeMutexHeir, fails
-// on mutexes that break it.
+// on mutexes that break it, and TestRuntimeMutexCrashDump on a crash path
+// that waits for a claim.
 var heirSteps = []step{
 	{name: "runtime/heir-catches-barging", slow: true, run: heirCatchesBarging},
+	{name: "runtime/crash-dump-catches-waiting", slow: true, run: crashDumpCatchesWaiting},
 }
 
-// heirBreak is a broken mutex that TestRuntimeMutexHeir must fail on, and
-// the report of the failure it must make.
-type heirBreak struct {
+// caughtBreak is a broken mutex that a runtime test must fail on, and the
+// report of the failure it must make.
+type caughtBreak struct {
 	torture.Break
 	report *regexp.Regexp
 }
+
+// catchingTest is a runtime test that must fail on breaks: its name, the
+// line of its log that sums up a run (for the step's report), and how
+// many runs a break is given at most. A run that catches the break ends
+// its runs, so that a check whose catch depends on the OS's scheduling
+// does not fail by luck.
+type catchingTest struct {
+	name    string
+	summary *regexp.Regexp
+	runs    int
+}
+
+// heirTest is TestRuntimeMutexHeir.
+var heirTest = catchingTest{name: "TestRuntimeMutexHeir", summary: heirSummary, runs: 5}
 
 var (
 	// heirBypass is TestRuntimeMutexHeir's report of an entry by the
@@ -39,8 +55,8 @@ var (
 // heirBreaks are the breaks TestRuntimeMutexHeir must catch: the two
 // places of torture.Breaks that keep Ms out of a claimed mutex, and a
 // mutex that never claims (a waiter never counts as starving).
-func heirBreaks() ([]heirBreak, error) {
-	var bs []heirBreak
+func heirBreaks() ([]caughtBreak, error) {
+	var bs []caughtBreak
 	for _, name := range []string{"fast-ignores-heir", "slow-ignores-heir"} {
 		i := -1
 		for j, b := range torture.Breaks {
@@ -51,9 +67,9 @@ func heirBreaks() ([]heirBreak, error) {
 		if i < 0 {
 			return nil, fmt.Errorf("tools/internal/torture has no break %s, which runtime/heir-catches-barging needs", name)
 		}
-		bs = append(bs, heirBreak{torture.Breaks[i], heirBypass})
+		bs = append(bs, caughtBreak{torture.Breaks[i], heirBypass})
 	}
-	bs = append(bs, heirBreak{torture.Break{
+	bs = append(bs, caughtBreak{torture.Break{
 		Name:  "never-starves",
 		What:  "no number of failed attempts makes a waiter starving, so nobody claims",
 		Edits: []torture.Edit{{Old: "\tmutexStarveAfter = 4\n", New: "\tmutexStarveAfter = 1 << 30\n"}},
@@ -61,28 +77,29 @@ func heirBreaks() ([]heirBreak, error) {
 	return bs, nil
 }
 
-// heirRuns is how many times heirCatchesBarging runs the test on a break
-// at most; it stops at the first run that catches it, so that a check
-// whose catch depends on the OS's scheduling does not fail by luck.
-const heirRuns = 5
-
 // heirCatchesBarging builds the runtime's tests, without torture mode, on
-// each of heirBreaks (go test -overlay in place of the file it breaks) and
-// runs TestRuntimeMutexHeir up to heirRuns times: a run must fail with the
-// break's report. A failure of another kind fails the step.
+// each of heirBreaks and runs TestRuntimeMutexHeir on it (testCatches).
 func heirCatchesBarging(ctx context.Context, r fork.Repo) error {
 	bs, err := heirBreaks()
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "heir-breaks")
+	return testCatches(ctx, r, heirTest, bs)
+}
+
+// testCatches builds the runtime's tests, without torture mode, on each
+// of bs (go test -overlay in place of the file it breaks) and runs test
+// up to test.runs times: a run must fail with the break's report. A
+// failure of another kind fails the step.
+func testCatches(ctx context.Context, r fork.Repo, test catchingTest, bs []caughtBreak) error {
+	dir, err := os.MkdirTemp("", "test-breaks")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
 	errs := inorder.Run(os.Stdout, len(bs), 1, func(i int) (string, error) {
 		b := bs[i]
-		text, err := heirCatches(ctx, r, filepath.Join(dir, b.Name), b)
+		text, err := testCatchesBreak(ctx, r, filepath.Join(dir, b.Name), test, b)
 		return fmt.Sprintf("break %s: %s\n%s", b.Name, b.What, text), err
 	})
 	for _, err := range errs {
@@ -93,8 +110,8 @@ func heirCatchesBarging(ctx context.Context, r fork.Repo) error {
 	return nil
 }
 
-// heirCatches runs TestRuntimeMutexHeir on b's build in dir.
-func heirCatches(ctx context.Context, r fork.Repo, dir string, b heirBreak) (string, error) {
+// testCatchesBreak runs test on b's build in dir.
+func testCatchesBreak(ctx context.Context, r fork.Repo, dir string, test catchingTest, b caughtBreak) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -108,9 +125,9 @@ func heirCatches(ctx context.Context, r fork.Repo, dir string, b heirBreak) (str
 		return "", fmt.Errorf("building the runtime's tests with break %s: %v\n%s", b.Name, err, out)
 	}
 	var report strings.Builder
-	for i := 1; i <= heirRuns; i++ {
-		out, err := captureCommand(ctx, dir, tortureEnv, bin, "-test.run", "^TestRuntimeMutexHeir$", "-test.count", "1", "-test.v", "-test.timeout", "120s")
-		fmt.Fprintf(&report, "\trun %d: %s\n", i, firstMatch(heirSummary, out))
+	for i := 1; i <= test.runs; i++ {
+		out, err := captureCommand(ctx, dir, tortureEnv, bin, "-test.run", "^"+test.name+"$", "-test.count", "1", "-test.v", "-test.timeout", "120s")
+		fmt.Fprintf(&report, "\trun %d: %s\n", i, firstMatch(test.summary, out))
 		switch m := b.report.FindString(out); {
 		case err == nil:
 			fmt.Fprintf(&report, "\t\tpassed\n")
@@ -118,10 +135,10 @@ func heirCatches(ctx context.Context, r fork.Repo, dir string, b heirBreak) (str
 			fmt.Fprintf(&report, "\t\tfailed: %s\n", m)
 			return report.String(), nil
 		default:
-			return report.String(), fmt.Errorf("TestRuntimeMutexHeir failed with break %s, but not with the report %s:\n%s", b.Name, b.report, indent(out))
+			return report.String(), fmt.Errorf("%s failed with break %s, but not with the report %s:\n%s", test.name, b.Name, b.report, indent(out))
 		}
 	}
-	return report.String(), fmt.Errorf("TestRuntimeMutexHeir passed %d runs with break %s (%s): it does not see that break", heirRuns, b.Name, b.What)
+	return report.String(), fmt.Errorf("%s passed %d runs with break %s (%s): it does not see that break", test.name, test.runs, b.Name, b.What)
 }
 
 // indent returns s with a tab before each line, to set a program's output
