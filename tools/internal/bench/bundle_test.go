@@ -62,9 +62,20 @@ func fakeBundle(t *testing.T, goarch string, toolchains ...string) string {
 	}
 	s := BundleSuite{Name: "bench", Benchmarks: fakeBenchmarks}
 	for _, tc := range toolchains {
-		s.Toolchains = append(s.Toolchains, RecordToolchain{Name: tc, Version: "go1.23.12"})
+		s.Toolchains = append(s.Toolchains, RecordToolchain{Name: tc, Version: fakeVersion(tc)})
 	}
 	return fakeBundleOf(t, goarch, s)
+}
+
+// fakeVersion is the go version of the toolchain named tc in a fake
+// bundle: its release, or, for the fork's, the go1.27.4 series'.
+func fakeVersion(tc string) string {
+	for _, k := range Known {
+		if k.Name == tc && !k.Fork() {
+			return k.Release
+		}
+	}
+	return "go1.27.4" + forkSuffix
 }
 
 // fakeBundleOf writes an unpacked bundle for goarch of the suites, with a
@@ -435,7 +446,7 @@ func TestPublishRun(t *testing.T) {
 	if err := Publish(dst, run, &log); err != nil {
 		t.Fatal(err)
 	}
-	page, err := os.ReadFile(filepath.Join(dst, "bench", "report", "bigbox", "README.md"))
+	page, err := os.ReadFile(filepath.Join(dst, "bench", "report", "go1.27.4", "bigbox", "README.md"))
 	if err != nil {
 		t.Fatalf("%v; Publish said:\n%s", err, log.String())
 	}
@@ -444,7 +455,7 @@ func TestPublishRun(t *testing.T) {
 			t.Errorf("bench/report/bigbox/README.md lacks %q", want)
 		}
 	}
-	if !isFile(filepath.Join(dst, "bench", "report", "bigbox", "plots", "Alpha.svg")) {
+	if !isFile(filepath.Join(dst, "bench", "report", "go1.27.4", "bigbox", "plots", "Alpha.svg")) {
 		t.Error("no plot published")
 	}
 }

@@ -219,6 +219,9 @@ func runCosts(ctx context.Context, outDir string, tcs []*prepared, o Options, na
 	if err := os.WriteFile(mdPath, []byte(b.String()), 0o666); err != nil {
 		return err
 	}
+	if err := writeCostsRecord(outDir, newCostsRecord(filepath.Base(outDir), start, prov, tcNames, o)); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "\n%s\nwrote %s and %s\n", b.String(), mdPath, csvPath)
 	return nil
 }

@@ -27,10 +27,17 @@ const reportIndex = "README.md"
 // root's ReportDir, with its record and a summary page, replacing what an
 // earlier Publish put there. Only a full run of every benchmark and
 // toolchain, reproducible from a commit, is accepted: the report stands
-// for the repository's claims.
+// for the repository's claims. The tables of a -costs run go to the
+// costs/ folder of its base's report (publishCosts).
 func Publish(root, from string, stdout io.Writer) error {
 	if isFile(filepath.Join(from, bundleInfoFile)) && !isFile(filepath.Join(from, recordFile)) {
 		return publishRun(root, from, stdout)
+	}
+	if isCostsRun(from) && !isFile(filepath.Join(from, recordFile)) {
+		if !isFile(filepath.Join(from, costsRecordFile)) {
+			return fmt.Errorf("%s is a -costs run made before -costs runs recorded themselves (it has no %s), so it cannot say what it measured; run ./bench.bash -costs again", from, costsRecordFile)
+		}
+		return publishCosts(root, from, stdout)
 	}
 	rec, err := ReadRecord(from)
 	if err != nil {

@@ -1,0 +1,134 @@
+package bench
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// costsRecordFile is the record a -costs run writes beside its tables,
+// from which -publish decides whether the run can stand for the
+// repository.
+const costsRecordFile = "costs.json"
+
+// costsReportFiles are the files of a -costs run that -publish copies, into
+// bench/report/<release>/costs/: the tables, every run's counts and the
+// record. The raw go test output stays behind.
+var costsReportFiles = []string{"costs.md", "costs.csv", costsRecordFile}
+
+// costsRecord is what a -costs run measured and how.
+type costsRecord struct {
+	Name       string     `json:"name"` // the output folder's name
+	Start      time.Time  `json:"start"`
+	Commit     string     `json:"commit"`
+	Base       string     `json:"base"`
+	Problems   []string   `json:"problems,omitempty"` // why the run does not match its commit
+	Mutex      *MutexCode `json:"mutex,omitempty"`
+	Toolchains []string   `json:"toolchains"`
+	Bench      string     `json:"bench"`
+	CPUs       []int      `json:"cpus"`
+	Count      int        `json:"count"`
+	Benchtime  string     `json:"benchtime,omitempty"` // "" for each benchmark's own N
+}
+
+// newCostsRecord records a -costs run of the toolchains named tcs with
+// options o.
+func newCostsRecord(name string, start time.Time, prov Provenance, tcs []string, o Options) costsRecord {
+	return costsRecord{
+		Name: name, Start: start, Commit: prov.Commit, Base: prov.Base, Problems: prov.Problems(), Mutex: prov.Mutex,
+		Toolchains: tcs, Bench: o.Bench, CPUs: o.CPUs, Count: o.Count, Benchtime: o.Benchtime,
+	}
+}
+
+func writeCostsRecord(dir string, r costsRecord) error {
+	data, err := json.MarshalIndent(r, "", "\t")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, costsRecordFile), append(data, '\n'), 0o666)
+}
+
+func readCostsRecord(dir string) (costsRecord, error) {
+	var r costsRecord
+	data, err := os.ReadFile(filepath.Join(dir, costsRecordFile))
+	if err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return r, fmt.Errorf("%s: %v; it was not written by ./bench.bash -costs, or was edited", filepath.Join(dir, costsRecordFile), err)
+	}
+	return r, nil
+}
+
+// publishable reports why r cannot stand for the repository: only a run
+// of the defaults of -costs (every toolchain, benchmark and GOMAXPROCS,
+// at least the default repetitions, each benchmark's own N), of the fork,
+// from a commit with no uncommitted change to what it measured, can.
+func (r costsRecord) publishable() error {
+	var why []string
+	if r.Base == "" {
+		why = append(why, "it names no base of the fork")
+	}
+	why = append(why, r.Problems...)
+	if strings.Join(r.Toolchains, ",") != costsToolchains {
+		why = append(why, fmt.Sprintf("it ran the toolchains %s, not all of %s", strings.Join(r.Toolchains, ","), costsToolchains))
+	}
+	if r.Bench != costsBench {
+		why = append(why, fmt.Sprintf("it ran -bench %q, not the default %q", r.Bench, costsBench))
+	}
+	if !slices.Equal(r.CPUs, costsCPUs) {
+		why = append(why, fmt.Sprintf("it ran -cpu %v, not the default %v", r.CPUs, costsCPUs))
+	}
+	if r.Count < costsCount {
+		why = append(why, fmt.Sprintf("it made %d repetitions, fewer than the default %d", r.Count, costsCount))
+	}
+	if r.Benchtime != "" {
+		why = append(why, fmt.Sprintf("it ran -benchtime %s, not each benchmark's own iteration count", r.Benchtime))
+	}
+	if len(why) > 0 {
+		return errors.New(strings.Join(why, "; ") + "; run ./bench.bash -costs with its defaults from a clean commit")
+	}
+	return nil
+}
+
+// publishCosts copies the tables and record of the -costs run in from
+// into bench/report/<release>/costs/ for the run's base, replacing what a
+// previous -costs run put there.
+func publishCosts(root, from string, stdout io.Writer) error {
+	rec, err := readCostsRecord(from)
+	if err != nil {
+		return err
+	}
+	if err := rec.publishable(); err != nil {
+		return fmt.Errorf("cannot publish %s: %v", from, err)
+	}
+	dst := filepath.Join(root, filepath.FromSlash(BaseReportDir(rec.Base)), "costs")
+	if err := os.MkdirAll(dst, 0o777); err != nil {
+		return err
+	}
+	for _, f := range costsReportFiles {
+		if err := os.Remove(filepath.Join(dst, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	for _, f := range costsReportFiles {
+		if err := copyFile(filepath.Join(from, f), filepath.Join(dst, f)); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "published the -costs run %s of commit %s to %s\n", rec.Name, rec.Commit, dst)
+	return nil
+}
+
+// isCostsRun reports whether dir is the output folder of a -costs run,
+// recorded or not.
+func isCostsRun(dir string) bool {
+	return isFile(filepath.Join(dir, costsRecordFile)) || isFile(filepath.Join(dir, "costs.md")) && isFile(filepath.Join(dir, "costs.csv"))
+}
