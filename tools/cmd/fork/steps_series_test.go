@@ -1,0 +1,43 @@
+package main
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestChangedPackages(t *testing.T) {
+	got := changedPackages([]string{
+		"src/runtime/lock_spinbit.go", "src/runtime/lock_crash_test.go", "src/runtime/testdata/testprog/lockmkey.go",
+		"src/cmd/go/internal/cfg/cfg.go", "src/runtime/HACKING.md", "VERSION", "src/internal/goexperiment/exp_spinbitmutex_on.go",
+	})
+	want := []string{"cmd/go/internal/cfg", "internal/goexperiment", "runtime"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("changedPackages = %q, want %q", got, want)
+	}
+}
+
+func TestPatchChecks(t *testing.T) {
+	for _, c := range []struct {
+		pkgs                []string
+		experiment, torture bool
+		want                []patchCheck
+	}{
+		{nil, true, true, nil},
+		{[]string{"cmd/go"}, true, true, []patchCheck{{args: []string{"vet", "cmd/go"}}}},
+		{[]string{"runtime"}, false, false, []patchCheck{{args: []string{"vet", "runtime"}}}},
+		{[]string{"internal/goexperiment", "runtime"}, true, false, []patchCheck{
+			{args: []string{"vet", "internal/goexperiment"}},
+			{env: []string{"GOEXPERIMENT=spinbitmutex"}, args: []string{"vet", "runtime"}},
+			{env: []string{"GOEXPERIMENT=nospinbitmutex"}, args: []string{"vet", "runtime"}},
+		}},
+		{[]string{"runtime"}, true, true, []patchCheck{
+			{env: []string{"GOEXPERIMENT=spinbitmutex"}, args: []string{"vet", "runtime"}},
+			{env: []string{"GOEXPERIMENT=nospinbitmutex"}, args: []string{"vet", "runtime"}},
+			{env: []string{"GOEXPERIMENT=spinbitmutex"}, args: []string{"build", "-tags", "spinbittorture", "runtime"}},
+		}},
+	} {
+		if got := patchChecks(c.pkgs, c.experiment, c.torture); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("patchChecks(%q, %v, %v) = %+v, want %+v", c.pkgs, c.experiment, c.torture, got, c.want)
+		}
+	}
+}
