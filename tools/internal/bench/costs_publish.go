@@ -23,26 +23,24 @@ const costsRecordFile = "costs.json"
 // record. The raw go test output stays behind.
 var costsReportFiles = []string{"costs.md", "costs.csv", costsRecordFile}
 
-// costsRecord is what a -costs run measured and how.
+// costsRecord is what a -costs run measured and how. Its Provenance is
+// the repository's state at the start, as a timed run's record keeps it.
 type costsRecord struct {
-	Name       string     `json:"name"` // the output folder's name
-	Start      time.Time  `json:"start"`
-	Commit     string     `json:"commit"`
-	Base       string     `json:"base"`
-	Problems   []string   `json:"problems,omitempty"` // why the run does not match its commit
-	Mutex      *MutexCode `json:"mutex,omitempty"`
-	Toolchains []string   `json:"toolchains"`
-	Bench      string     `json:"bench"`
-	CPUs       []int      `json:"cpus"`
-	Count      int        `json:"count"`
-	Benchtime  string     `json:"benchtime,omitempty"` // "" for each benchmark's own N
+	Provenance
+	Name       string    `json:"name"` // the output folder's name
+	Start      time.Time `json:"start"`
+	Toolchains []string  `json:"toolchains"`
+	Bench      string    `json:"bench"`
+	CPUs       []int     `json:"cpus"`
+	Count      int       `json:"count"`
+	Benchtime  string    `json:"benchtime,omitempty"` // "" for each benchmark's own N
 }
 
 // newCostsRecord records a -costs run of the toolchains named tcs with
 // options o.
 func newCostsRecord(name string, start time.Time, prov Provenance, tcs []string, o Options) costsRecord {
 	return costsRecord{
-		Name: name, Start: start, Commit: prov.Commit, Base: prov.Base, Problems: prov.Problems(), Mutex: prov.Mutex,
+		Provenance: prov, Name: name, Start: start,
 		Toolchains: tcs, Bench: o.Bench, CPUs: o.CPUs, Count: o.Count, Benchtime: o.Benchtime,
 	}
 }
@@ -76,7 +74,7 @@ func (r costsRecord) publishable() error {
 	if r.Base == "" {
 		why = append(why, "it names no base of the fork")
 	}
-	why = append(why, r.Problems...)
+	why = append(why, r.Problems()...)
 	if strings.Join(r.Toolchains, ",") != costsToolchains {
 		why = append(why, fmt.Sprintf("it ran the toolchains %s, not all of %s", strings.Join(r.Toolchains, ","), costsToolchains))
 	}

@@ -29,7 +29,8 @@ func fakeCostsRun(t *testing.T, r costsRecord) string {
 
 func defaultCostsRecord(name string) costsRecord {
 	return costsRecord{
-		Name: name, Start: time.Date(2026, 11, 28, 8, 0, 0, 0, time.UTC), Commit: "0123456789ab", Base: "go1.27.4",
+		Provenance: Provenance{Commit: "0123456789ab", Base: "go1.27.4"},
+		Name:       name, Start: time.Date(2026, 11, 28, 8, 0, 0, 0, time.UTC),
 		Toolchains: strings.Split(costsToolchains, ","), Bench: costsBench, CPUs: costsCPUs, Count: costsCount,
 	}
 }
@@ -68,7 +69,7 @@ func TestPublishCostsRefuses(t *testing.T) {
 		edit func(*costsRecord)
 		want string
 	}{
-		{"dirty", func(r *costsRecord) { r.Problems = []string{"uncommitted changes to measured files: M bench/x.go"} }, "uncommitted changes"},
+		{"dirty", func(r *costsRecord) { r.Changed = []string{" M bench/x.go"} }, "uncommitted changes"},
 		{"no-base", func(r *costsRecord) { r.Base = "" }, "names no base"},
 		{"some-toolchains", func(r *costsRecord) { r.Toolchains = []string{"spinbit", "go1.27"} }, "not all of"},
 		{"some-bench", func(r *costsRecord) { r.Bench = "^BenchmarkSelect$" }, "-bench"},

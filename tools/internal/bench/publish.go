@@ -116,7 +116,7 @@ func withSingleRunNote(page, suite string) string {
 }
 
 // reservedReportNames are folders of a BaseReportDir that are not machines'.
-var reservedReportNames = []string{"plots", "pooled", "runtime"}
+var reservedReportNames = []string{"costs", "plots", "pooled", "runtime"}
 
 // reportDirFor is where Publish puts rec, relative to the repository root,
 // under the BaseReportDir of its fork's base: a pooled run goes to pooled/
