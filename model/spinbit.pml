@@ -58,7 +58,7 @@
 #ifndef SPINS
 #define SPINS 1
 #endif
-/* mutexStarveAfter (4 in Go): failures that make a waiter starving. */
+/* mutexStarveAfter (2 in Go): failures that make a waiter starving. */
 #ifndef BYP
 #define BYP 1
 #endif

@@ -72,7 +72,7 @@ func heirBreaks() ([]caughtBreak, error) {
 	bs = append(bs, caughtBreak{torture.Break{
 		Name:  "never-starves",
 		What:  "no number of failed attempts makes a waiter starving, so nobody claims",
-		Edits: []torture.Edit{{Old: "\tmutexStarveAfter = 4\n", New: "\tmutexStarveAfter = 1 << 30\n"}},
+		Edits: []torture.Edit{{Old: "\tmutexStarveAfter = 2\n", New: "\tmutexStarveAfter = 1 << 30\n"}},
 	}, heirNoClaim})
 	return bs, nil
 }
