@@ -162,11 +162,12 @@ Toolchains: upstream (go1.23.12), spinbit (the fork in goroot/<base>/),
 nospinbit (the fork with GOEXPERIMENT=nospinbitmutex), go1.24 (go1.24.13),
 go1.27 (go1.27.4, the current upstream release).
 
-With -runtime it runs instead the runtime package's own mutex benchmarks
-(BenchmarkRuntimeMutex*, which the series adds), built by each toolchain from its own
-GOROOT: by default spinbit against nospinbit, and go1.24 and go1.27 too if
-their runtimes had them (they do not: the patch series adds them, so the
-releases are left out, saying so). Its output folders are
+With -runtime it runs instead the runtime package's own mutex benchmarks,
+built by each toolchain from its own GOROOT: by default BenchmarkRuntimeMutex*,
+which the series adds, so spinbit against nospinbit, and the releases are
+left out, saying so; -bench '^BenchmarkMutex(Contention|Capture|Handoff)$'
+selects upstream's, which go1.24, go1.27 and the fork have (go1.23.12 does
+not). Its output folders are
 bench/results/runtime-<timestamp>/, and -publish puts them in
 bench/report/<base>/runtime/.
 

@@ -87,9 +87,11 @@ func TestRuntimeSuite(t *testing.T) {
 		t.Errorf("a runtime with other ones: got %v, want an error naming the toolchain", err)
 	}
 
-	// leftOut: the releases are left out unread (a newer release's source
-	// may not parse), the fork by what its runtime declares, and bench/'s
-	// toolchains never.
+	// leftOut: a toolchain, release or fork, is kept when its runtime
+	// declares the benchmarks, left out when it declares none (a release
+	// lacking the RuntimeMutex ones is told they come with the patch
+	// series), and an error when it declares others; bench/'s toolchains
+	// are always kept, unread.
 	unreadable := filepath.Join(t.TempDir(), "src", "runtime")
 	if err := os.MkdirAll(unreadable, 0o777); err != nil {
 		t.Fatal(err)
@@ -97,25 +99,38 @@ func TestRuntimeSuite(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(unreadable, "x_test.go"), []byte("package runtime\nfunc (T) M[P any]() {}\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
+	upstreams := []string{"BenchmarkMutexContention"}
 	byName := map[string]Toolchain{}
 	for _, k := range Known {
 		byName[k.Name] = k
 	}
 	for _, c := range []struct {
-		s      suite
-		tc     string
-		dir    string
-		reason string // "" to keep it
+		s       suite
+		tc      string
+		dir     string
+		pattern string
+		names   []string
+		reason  string // "" to keep it
+		err     string // "" for no error
 	}{
-		{s, "go1.27", unreadable, "come with the patch series"},
-		{s, "go1.24", other, "come with the patch series"},
-		{s, "spinbit", fork, ""},
-		{s, "nospinbit", old, "declares no benchmark matching"},
-		{Options{}.suite(root), "go1.27", unreadable, ""},
+		{s, "go1.27", unreadable, runtimeBench, names, "come with the patch series", ""},
+		{s, "go1.24", old, runtimeBench, names, "come with the patch series", ""},
+		{s, "go1.24", other, runtimeBench, names, "", "go1.24"},
+		{s, "go1.24", old, "MutexContention$", upstreams, "", ""},
+		{s, "upstream", unreadable, "MutexContention$", upstreams, "declares no benchmark matching", ""},
+		{s, "spinbit", fork, runtimeBench, names, "", ""},
+		{s, "nospinbit", old, runtimeBench, names, "declares no benchmark matching", ""},
+		{Options{}.suite(root), "go1.27", unreadable, runtimeBench, names, "", ""},
 	} {
-		why, err := c.s.leftOut(&prepared{Toolchain: byName[c.tc], PkgDir: c.dir}, runtimeBench, names)
+		why, err := c.s.leftOut(&prepared{Toolchain: byName[c.tc], PkgDir: c.dir}, c.pattern, c.names)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("suite %q, %s in %s, -bench %s: leftOut = %q, %v; want an error naming %q", c.s.Name, c.tc, c.dir, c.pattern, why, err, c.err)
+			}
+			continue
+		}
 		if err != nil || (c.reason == "") != (why == "") || !strings.Contains(why, c.reason) {
-			t.Errorf("suite %q, %s in %s: leftOut = %q, %v; want a reason with %q", c.s.Name, c.tc, c.dir, why, err, c.reason)
+			t.Errorf("suite %q, %s in %s, -bench %s: leftOut = %q, %v; want a reason with %q", c.s.Name, c.tc, c.dir, c.pattern, why, err, c.reason)
 		}
 	}
 }
