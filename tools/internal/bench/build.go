@@ -255,7 +255,7 @@ func hasBenchmarks(p *prepared, pattern string, names []string) (bool, error) {
 		return false, fmt.Errorf("toolchain %s: %v", p.Name, err)
 	}
 	if len(own) > 0 && !equalStrings(own, names) {
-		return false, fmt.Errorf("toolchain %s: %s declares benchmarks %v matching %q, but the fork's declares %v", p.Name, p.PkgDir, own, pattern, names)
+		return false, fmt.Errorf("toolchain %s: %s declares benchmarks %v matching %q, but the fork's declares %v; give -bench a pattern that selects the same benchmarks in both, such as an anchored one", p.Name, p.PkgDir, own, pattern, names)
 	}
 	return len(own) > 0, nil
 }

@@ -20,9 +20,9 @@ type suite struct {
 	base        string // the fork's base
 }
 
-// runtimeBench selects the runtime's mutex benchmarks, which patch 0008
-// adds (lock_stress_test.go). go1.24's runtime has other mutex benchmarks
-// (BenchmarkMutexContention, ...), not these.
+// runtimeBench selects the runtime's mutex benchmarks that the patch
+// series adds (lock_stress_test.go). The releases lack them; go1.24 and
+// later have upstream's own (BenchmarkMutexContention, ...) instead.
 const runtimeBench = "RuntimeMutex"
 
 // runtimeComparisons are the tables of a -runtime run: the experiment on
