@@ -23,10 +23,11 @@
  *   - the bound of the heir: from its heir event on, no other M passes
  *     the claim check of lock2 or lock2Slow before the heir enters
  *     (BUDGET, 0 by default; assertion in acquired());
- *   - the order of wakes: while an M sleeps on the stack, the wakes that
- *     take other Ms off it, a sleeping heir's aside, take only Ms that
- *     were below it when it pushed itself; and at most POPMAX other Ms
- *     are taken off in all (assertions in takenOff());
+ *   - the wakes a sleeper waits for: while an M sleeps on the stack, the
+ *     wakes that take other Ms off it, a sleeping heir's aside, number at
+ *     most (TOPWAKES+1)*(b+1)-1, where b is the number of Ms below it when
+ *     it pushed itself; and at most POPMAX other Ms are taken off in all
+ *     (assertions in takenOff());
  *   - no lost wakeup: a sleeper nobody wakes is an invalid end state, and
  *     proctype final asserts that l is free and idle once every M is done;
  *   - at most one wakeup pending per M (assertion at semawakeup);
@@ -62,6 +63,11 @@
 #ifndef BYP
 #define BYP 1
 #endif
+/* mutexTopWakes (3 in Go): the wakes that may take the top of the stack
+ * while one M sleeps at its bottom. */
+#ifndef TOPWAKES
+#define TOPWAKES 1
+#endif
 /* entries by other Ms allowed after an heir event, before the heir's */
 #ifndef BUDGET
 #define BUDGET 0
@@ -96,6 +102,7 @@ byte nextwaitm[NM + 1];         /* m.mWaitList.next; [0], nil's, stays 0 */
 byte waitsema[NM + 1];          /* m.waitsema, the futex word of an M's semaphore */
 bool infutex[NM + 1];           /* the kernel: the M waits in futexsleep */
 bool heirMark[NM + 1];          /* m.mWaitList.heir */
+byte topWakes[NM + 1];          /* m.mWaitList.topWakes */
 
 /* Where unlock2Wake or mutexWakeOne returns to. */
 #define RET_BACKOFF 1           /* lock2's back-off: on to lock2Slow */
@@ -232,14 +239,14 @@ inline takenOff(i) {
 	onStack[w] = false;
 	nstack--;
 	nextwaitm[w] = 0;
-	pops[w] = 0; allPops[w] = 0; below[w] = 0;
+	pops[w] = 0; allPops[w] = 0; below[w] = 0; topWakes[w] = 0;
 	for (i : 1 .. NM) {
 		if
 		:: onStack[i] ->
 			if
 			:: !heirMark[w] ->
 				pops[i]++;
-				assert(pops[i] <= below[i])     /* the order of wakes: only Ms below it go first */
+				assert(pops[i] <= (TOPWAKES + 1) * (below[i] + 1) - 1)  /* the wakes a sleeper waits for */
 			:: else -> skip
 			fi;
 			allPops[i]++;
@@ -252,9 +259,12 @@ inline takenOff(i) {
 
 /* ---- the waking: unlock2Wake, mutexWakeOne, mutexWakee ------------------ */
 
-/* mutexWakee: the heir if v shows a claim and the heir sleeps, else the
- * bottom of the stack. It reads the links and the marks of Ms on the stack
- * of v, which only the stack's owner changes. */
+/* mutexWakee: the heir if v shows a claim and the heir sleeps; else the
+ * top of the stack, if the bottom is below it and has seen fewer than
+ * TOPWAKES wakes of the top while at the bottom, counting this one; else
+ * the bottom. It reads the links, the marks and the counts of Ms on the
+ * stack of v, and writes the bottom's count, which only the stack's owner
+ * changes. */
 inline mutexWakee() {
 	w = 0;
 	t = mutexMFromKey(v);
@@ -278,7 +288,16 @@ inline mutexWakee() {
 		:: nextwaitm[t] != 0 -> t = nextwaitm[t]
 		:: else -> break
 		od;
-		w = t
+		if
+#ifndef MUTANT_TOPWAKES_ONE_MORE
+		:: t != mutexMFromKey(v) && topWakes[t] < TOPWAKES ->
+#else
+		:: t != mutexMFromKey(v) && topWakes[t] <= TOPWAKES ->   /* mutant: one wake of the top too many */
+#endif
+			topWakes[t]++;
+			w = mutexMFromKey(v)
+		:: else -> w = t
+		fi
 #else
 		w = t           /* mutant: wake the top, the M that slept last */
 #endif
@@ -310,7 +329,7 @@ inline wakeCode(pm) {
 	}
 w_take:
 	atomic {        /* go mutexWakeOne: `if !atomic.Casuintptr(&l.key, v, v|mutexStackLocked) {`, `return false`, `v |= mutexStackLocked`, `w, event := mutexWakee(v)`, `if mutexMFromKey(v) == w {` */
-		/* go mutexWakee: `if v&mutexHeir != 0 {`, `for p := top; p != nil; p = p.nextwaitm.ptr() {`, `if p.mWaitList.heir {`, `bottom := top`, `for bottom.nextwaitm != 0 {`, `bottom = bottom.nextwaitm.ptr()`, `return bottom, mutexEventWake` */
+		/* go mutexWakee: `if v&mutexHeir != 0 {`, `for p := top; p != nil; p = p.nextwaitm.ptr() {`, `if p.mWaitList.heir {`, `bottom := top`, `for bottom.nextwaitm != 0 {`, `bottom = bottom.nextwaitm.ptr()`, `if bottom != top && bottom.mWaitList.topWakes < mutexTopWakes {`, `bottom.mWaitList.topWakes++`, `return top, mutexEventWakeTop`, `return bottom, mutexEventWake` */
 		if
 		:: key == v ->
 			key = v | mutexStackLocked;
@@ -629,11 +648,12 @@ s_spin:
 s_push:
 	atomic {        /* go lock2Slow: `if mutexSleepOnStack(l, v, spinning) {`, `failed = true` */
 		/* go mutexSleepOnStack: `mp.mWaitList.inWait = true`, `pushed := atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))` */
-		/* go mutexPushed: `mp.nextwaitm.set(mutexMFromKey(v))`, `next := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping`, `next &^= mutexSpinning` */
+		/* go mutexPushed: `mp.nextwaitm.set(mutexMFromKey(v))`, `mp.mWaitList.topWakes = 0`, `next := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping`, `next &^= mutexSpinning` */
 		if
 		:: key == v ->
 			assert((v & mutexLocked) != 0 && !onStack[me]);
 			nextwaitm[me] = mutexMFromKey(v);
+			topWakes[me] = 0;
 #ifndef MUTANT_PUSH_NO_HINT
 			nv = (v & flagBits) | mutexPartialM(me) | mutexSleeping;
 #else

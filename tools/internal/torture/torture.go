@@ -209,7 +209,7 @@ var Breaks = []Break{
 	},
 	{
 		Name: "wake-skips-heir",
-		What: "a wake takes the bottom of the stack off while the heir sleeps",
+		What: "a wake takes the top or the bottom of the stack off while the heir sleeps",
 		Edits: []Edit{
 			{
 				Old: "\tif v&mutexHeir != 0 {\n\t\tfor p := top; p != nil; p = p.$link.ptr() {\n",
