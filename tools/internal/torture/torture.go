@@ -153,8 +153,9 @@ var Breaks = []Break{
 		// that ("lost wakeup"), the stress's watchdog may report it first,
 		// and go test's own timeout is the last resort; a link to an M
 		// that is not asleep can also wake the wrong M and break
-		// exclusion.
-		Caught: regexp.MustCompile(`lost wakeup|panic: test timed out|SIGQUIT: quit|another M inside the critical section|unlock of unlocked lock|counter = |invalid memory address|nil pointer`),
+		// exclusion, and a wake's walk down the stack that follows a
+		// link not yet written faults in the runtime (SIGSEGV).
+		Caught: regexp.MustCompile(`lost wakeup|panic: test timed out|SIGQUIT: quit|another M inside the critical section|unlock of unlocked lock|counter = |invalid memory address|nil pointer|SIGSEGV: segmentation violation`),
 	},
 	{
 		Name: "take-with-store",
