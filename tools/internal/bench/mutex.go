@@ -150,7 +150,7 @@ func PoolCurrency(root, base string) (line string, current bool, err error) {
 
 // refreshCommand is how to make and publish a new pool of base.
 func refreshCommand(base string) string {
-	return fmt.Sprintf("make %d full runs on different boots or days with ./bench.bash -base %s, then ./bench.bash -pool RUN1,RUN2,RUN3 and ./bench.bash -publish with the pooled folder", minPoolRuns, base)
+	return fmt.Sprintf("make %d full runs on different boots or days with ./bench.bash -base %s, keeping each with ./bench.bash -keep RUN and committing it, then ./bench.bash -pool RUN1,RUN2,RUN3 and ./bench.bash -publish with the pooled folder", minPoolRuns, base)
 }
 
 // poolNews is PoolCurrency's line for the pool published in dir (relative

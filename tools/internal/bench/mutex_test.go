@@ -77,7 +77,7 @@ func TestPoolCurrency(t *testing.T) {
 	tree := mutexCodeOf("go1.27.4", s)
 	edited := fork.Series{"0001-runtime-mutex.patch": patchOf("mutex, edited", "src/runtime/lock_spinbit.go")}
 	older := mutexCodeOf("go1.27.3", s)
-	refresh := "to refresh it, make 3 full runs on different boots or days with ./bench.bash -base go1.27.4, then ./bench.bash -pool RUN1,RUN2,RUN3 and ./bench.bash -publish"
+	refresh := "to refresh it, make 3 full runs on different boots or days with ./bench.bash -base go1.27.4, keeping each with ./bench.bash -keep RUN and committing it, then ./bench.bash -pool RUN1,RUN2,RUN3 and ./bench.bash -publish"
 	for _, c := range []struct {
 		name  string
 		root  string

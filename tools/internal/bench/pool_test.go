@@ -256,7 +256,8 @@ func TestPoolableAcrossCommits(t *testing.T) {
 		"bases/go1.27.3/patches/0001-runtime.patch": "a", "bench/chan_test.go": "a", "bench/README.md": "a",
 		"tools/internal/bench/execute.go": "a", "tools/internal/bench/tables.go": "a", "tools/cmd/fork/steps.go": "a", "README.md": "a",
 	})
-	docs := commit(map[string]string{"bench/README.md": "b", "README.md": "b", "tools/internal/bench/tables.go": "b", "tools/cmd/fork/steps.go": "b", "bench/report/go1.27.3/run.json": "b"})
+	docs := commit(map[string]string{"bench/README.md": "b", "README.md": "b", "tools/internal/bench/tables.go": "b", "tools/cmd/fork/steps.go": "b", "bench/report/go1.27.3/run.json": "b",
+		KeptDir("go1.27.3") + "/run0/spinbit.txt": "b"})
 	measuring := commit(map[string]string{"tools/internal/bench/execute.go": "c", "bench/chan_test.go": "c"})
 	patches := commit(map[string]string{"bases/go1.27.3/patches/0001-runtime.patch": "d"})
 

@@ -116,7 +116,7 @@ func withSingleRunNote(page, suite string) string {
 }
 
 // reservedReportNames are folders of a BaseReportDir that are not machines'.
-var reservedReportNames = []string{"costs", "plots", "pooled", "runtime"}
+var reservedReportNames = []string{"costs", "plots", "pooled", "runs", "runtime"}
 
 // reportDirFor is where Publish puts rec, relative to the repository root,
 // under the BaseReportDir of its fork's base: a pooled run goes to pooled/
@@ -169,6 +169,9 @@ func publishable(rec Record) error {
 	}
 	if rec.Incomplete != "" {
 		why = append(why, "it is incomplete ("+rec.Incomplete+")")
+	}
+	if len(rec.Tables) == 0 {
+		why = append(why, "its record names no tables, as that of a run kept with -keep, which holds only raw output; pool it with -pool (alone or with others) and publish the pooled folder")
 	}
 	if len(rec.Pooled) > 0 {
 		if err := poolTooWeak(rec.Pooled); err != nil {
