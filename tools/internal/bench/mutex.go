@@ -122,30 +122,71 @@ func publishedPoolFor(root, base string) (string, error) {
 
 // PoolCurrency says whether the published pool that stands for base
 // measured the tree's mutex: one line, which starts with "WARNING:" when
-// it did not, or when there is no such pool, naming the pool, the base
-// and the commands that make a new one. err is for a tree it cannot read.
+// it did not, or when there is no such pool, naming the pool, the base,
+// the commands that make a new one and the runs kept for it so far. err
+// is for a tree it cannot read.
 func PoolCurrency(root, base string) (line string, current bool, err error) {
 	tree, err := treeMutexCode(root, base)
 	if err != nil {
 		return "", false, err
 	}
-	dir, err := publishedPoolFor(root, base)
+	line, err = poolCurrencyLine(root, base, tree)
 	if err != nil {
 		return "", false, err
 	}
+	current = !strings.HasPrefix(line, "WARNING")
+	if !current {
+		line += "; " + keptProgress(root, base, tree)
+	}
+	return line, current, nil
+}
+
+// poolCurrencyLine is PoolCurrency's line without the kept runs.
+func poolCurrencyLine(root, base string, tree MutexCode) (string, error) {
+	dir, err := publishedPoolFor(root, base)
+	if err != nil {
+		return "", err
+	}
 	if dir == "" {
-		return poolNews(base, "", nil, tree, nil), false, nil
+		return poolNews(base, "", nil, tree, nil), nil
 	}
 	rec, err := ReadRecord(filepath.Join(root, filepath.FromSlash(dir)))
 	if err != nil {
-		return poolNews(base, dir, nil, tree, err), false, nil
+		return poolNews(base, dir, nil, tree, err), nil
 	}
 	pub, err := publishedMutexCode(root, rec)
 	if err != nil {
-		return poolNews(base, dir, nil, tree, err), false, nil
+		return poolNews(base, dir, nil, tree, err), nil
 	}
-	line = poolNews(base, dir, &pub, tree, nil)
-	return line, !strings.HasPrefix(line, "WARNING"), nil
+	return poolNews(base, dir, &pub, tree, nil), nil
+}
+
+// keptProgress says which full runs of bench/ kept for base (KeptDir)
+// measured the tree's mutex, and on how many boots or days: how far they
+// are from a pool that -publish accepts. Kept runs whose record cannot be
+// read, or whose mutex is another, do not count.
+func keptProgress(root, base string, tree MutexCode) string {
+	recs, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(KeptDir(base)), "*", recordFile))
+	var names, sessions []string
+	for _, f := range recs {
+		rec, err := ReadRecord(filepath.Dir(f))
+		if err != nil || rec.Suite != "" {
+			continue
+		}
+		m, err := publishedMutexCode(root, rec)
+		if err != nil || m.SHA256 != tree.SHA256 {
+			continue
+		}
+		names = append(names, rec.Name)
+		if s := rec.session(); !slices.Contains(sessions, s) {
+			sessions = append(sessions, s)
+		}
+	}
+	if len(names) == 0 {
+		return fmt.Sprintf("no run of this mutex is kept in %s", KeptDir(base))
+	}
+	return fmt.Sprintf("kept in %s: %s of this mutex (%s) on %d of the %d boots or days a pool needs",
+		KeptDir(base), plural(len(names), "run"), strings.Join(names, ", "), min(len(sessions), minPoolRuns), minPoolRuns)
 }
 
 // refreshCommand is how to make and publish a new pool of base.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go-spinbit.dev/tools/internal/fork"
 )
@@ -150,5 +151,45 @@ func TestProvenanceNamesTheMutex(t *testing.T) {
 	}
 	if want := "- the fork's mutex: SHA-256 " + p.Mutex.SHA256 + " of the base's patches that change src/runtime/lock_*.go (0001-runtime-mutex.patch)"; !strings.Contains(page, want) {
 		t.Errorf("the page lacks %q:\n%s", want, page)
+	}
+}
+
+// A stale pool's warning counts the kept runs of the tree's mutex by boot:
+// a run of another mutex, a -runtime run and a pooled folder do not count,
+// and two runs of one boot count once.
+func TestPoolCurrencyCountsKeptRuns(t *testing.T) {
+	s := fork.Series{"0001-runtime-mutex.patch": patchOf("mutex", "src/runtime/lock_spinbit.go")}
+	tree := mutexCodeOf("go1.27.4", s)
+	other := mutexCodeOf("go1.27.4", fork.Series{"0001-runtime-mutex.patch": patchOf("old mutex", "src/runtime/lock_spinbit.go")})
+	root := stalePoolRoot(t, "go1.27.4", s, "", nil)
+	line, _, err := PoolCurrency(root, "go1.27.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(line, "; no run of this mutex is kept in bench/report/go1.27.4/runs") {
+		t.Errorf("with nothing kept: %q", line)
+	}
+	t0 := time.Date(2026, 11, 28, 19, 30, 0, 0, time.UTC)
+	keep := func(name, boot, suite string, m MutexCode) {
+		rec := poolRecord(name, "aaa", 10, t0)
+		rec.Provenance.Base, rec.Provenance.Mutex, rec.Boot, rec.Suite = "go1.27.4", &m, boot, suite
+		dir := filepath.Join(root, filepath.FromSlash(KeptDir("go1.27.4")), name)
+		os.MkdirAll(dir, 0o777)
+		if err := writeRecord(dir, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keep("run1", "boot-a", "", tree)
+	keep("run2", "boot-b", "", tree)
+	keep("run3", "boot-b", "", tree)
+	keep("run4", "boot-c", "", other)
+	keep("runtime-1", "boot-c", "runtime", tree)
+	line, current, err := PoolCurrency(root, "go1.27.4")
+	if err != nil || current {
+		t.Fatalf("PoolCurrency: current %v, err %v", current, err)
+	}
+	want := "; kept in bench/report/go1.27.4/runs: 3 runs of this mutex (run1, run2, run3) on 2 of the 3 boots or days a pool needs"
+	if !strings.HasSuffix(line, want) {
+		t.Errorf("PoolCurrency = %q\nwant it to end %q", line, want)
 	}
 }
