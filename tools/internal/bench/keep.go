@@ -54,7 +54,7 @@ func Keep(root, from string, stdout io.Writer) error {
 		}
 	}
 	kept := rec
-	kept.Tables, kept.Plots, kept.Tails = nil, nil, ""
+	kept.Tables, kept.Plots, kept.Tails, kept.Spread = nil, nil, "", ""
 	if err := writeRecord(tmp, kept); err != nil {
 		os.RemoveAll(tmp)
 		return err

@@ -213,6 +213,13 @@ func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs
 	if rec.Tails, err = writeTails(outDir, tableComparisons(tables), byRun); err != nil {
 		return err
 	}
+	var runNames []string
+	for _, r := range recs {
+		runNames = append(runNames, r.Name)
+	}
+	if rec.Spread, err = writeSpread(outDir, tableComparisons(tables), byRun, runNames); err != nil {
+		return err
+	}
 	for _, p := range plots {
 		rec.Plots = append(rec.Plots, filepath.ToSlash(p))
 	}

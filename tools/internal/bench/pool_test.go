@@ -163,9 +163,14 @@ func TestPoolInto(t *testing.T) {
 	if err != nil || rec.Tails != tailsFile || !strings.Contains(string(tails), "| ChanContended-4 | p99 | 2 runs, 3+3 samples |") {
 		t.Errorf("pooled %s (record names %q): %v\n%s", tailsFile, rec.Tails, err, tails)
 	}
+	// Each run's medians are compared alone: both runs are even.
+	spread, err := os.ReadFile(filepath.Join(out, spreadFile))
+	if err != nil || rec.Spread != spreadFile || !strings.Contains(string(spread), "| ChanContended-4 | ns/op | +0.0% | +0.0% | +0.0% | mixed |") {
+		t.Errorf("pooled %s (record names %q): %v\n%s", spreadFile, rec.Spread, err, spread)
+	}
 	summary, _ := os.ReadFile(filepath.Join(out, "summary.md"))
 	for _, want := range []string{"pooled (./bench.bash -pool) from 2 runs", "each median is of 3 samples", "run2: commit aaa, started 2026-11-25T20:27:00Z, count 2",
-		"Behind each row: 2 runs, 3 samples of each toolchain", "[tails.md](tails.md)"} {
+		"Behind each row: 2 runs, 3 samples of each toolchain", "[tails.md](tails.md)", "[spread.md](spread.md)"} {
 		if !strings.Contains(string(summary), want) {
 			t.Errorf("summary.md lacks %q", want)
 		}

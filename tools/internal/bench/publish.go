@@ -225,10 +225,13 @@ func tableFiles(r Record) []string {
 // reportTables lists the tables of r that Publish copies: benchstat's,
 // and tailsFile if r has one.
 func reportTables(r Record) []string {
-	if r.Tails != "" {
-		return append(tableFiles(r), r.Tails)
+	files := tableFiles(r)
+	for _, f := range []string{r.Tails, r.Spread} {
+		if f != "" {
+			files = append(files, f)
+		}
 	}
-	return tableFiles(r)
+	return files
 }
 
 // reportFiles lists what Publish wrote for r, relative to its folder.

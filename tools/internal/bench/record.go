@@ -39,6 +39,7 @@ type Record struct {
 	Incomplete string            `json:"incomplete,omitempty"` // what such a run lacks, if it stopped early
 	Boot       string            `json:"boot,omitempty"`       // the Linux boot ID of the machine that ran it, if known
 	Tails      string            `json:"tails,omitempty"`      // tailsFile, if its benchmarks printed histograms
+	Spread     string            `json:"spread,omitempty"`     // spreadFile, for a pool of two runs or more
 }
 
 // interleaveBySlot is Record.Interleave for runs whose test binaries each

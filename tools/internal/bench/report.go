@@ -201,6 +201,9 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 	if r.Tails != "" {
 		fmt.Fprintf(&b, "## Tail latency\n\n[%s](%s): p99, p99.9 and max of every wait of every sample taken together, for each comparison, with bootstrap intervals of the change; a row whose interval holds zero is marked `~`.\n\n", r.Tails, r.Tails)
 	}
+	if r.Spread != "" {
+		fmt.Fprintf(&b, "## Run to run\n\n[%s](%s): each row's change in each run the pool joins, taken alone, and whether the runs agree in sign; a row whose runs disagree moves with the machine's state, not the code.\n\n", r.Spread, r.Spread)
+	}
 	b.WriteString("## Plots\n\nOne per workload, against GOMAXPROCS, one line per toolchain: time per op, CPU time per op, context switches per op, and where measured p99 latency, the longest wait and the longest gap. Each names its commit, machine and run or pool under its title.\n\n")
 	plots := append([]string(nil), r.Plots...)
 	sort.Strings(plots)

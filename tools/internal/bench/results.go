@@ -97,6 +97,10 @@ type pooledReport struct {
 	Peers      []peer  // the releases the p99, throughput and CPU targets are judged against
 	Missing    []peer  // the optional ones the pool did not run, without tables
 
+	// Spread says, for each row of the comparisons, whether the runs the
+	// pool joins agreed in sign (spreadFile); nil for a pool without it.
+	Spread map[spreadKeyOf]bool
+
 	// The -runtime pool, if one is published: the fork against its
 	// experiment off on the runtime's own mutex benchmarks.
 	Runtime         *Record
@@ -138,6 +142,9 @@ func readPooledReport(dir string) (pooledReport, error) {
 		return pooledReport{}, fmt.Errorf("no published pool in %s (%v): publish one with ./bench.bash -publish", dir, err)
 	}
 	p := pooledReport{Rec: rec}
+	if p.Spread, err = readSpread(dir); err != nil {
+		return pooledReport{}, err
+	}
 	rdir := filepath.Join(dir, "..", "runtime", "pooled")
 	if rrec, err := ReadRecord(rdir); err == nil {
 		data, err := os.ReadFile(filepath.Join(rdir, "spinbit-vs-nospinbit.txt"))
@@ -251,6 +258,9 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 		fmt.Fprintf(&b, "**Provisional: this pool joins %s, and a result needs at least %d, each made on another boot or day ([README.md](README.md#pooling-runs)). The next run of the same code may not repeat these verdicts.**\n\n", plural(len(rec.Pooled), "run"), minPoolRuns)
 	}
 	b.WriteString("Only differences benchstat finds significant (p < 0.05) are listed; every\nother result is `~`. The targets are those of [README.md](README.md#targets).\nThe last column says how many runs, and how many samples of each\ntoolchain, stand behind the row (two numbers when the samples differ).\n\n")
+	if p.Spread != nil {
+		b.WriteString("A row or missed target marked **runs disagree** moved one way in some of\nthe pool's runs and the other way in others ([run to run](" + strings.TrimPrefix(BaseReportDir(base), "bench/") + "/pooled/" + spreadFile + ")):\nthe machine's state decides it, not the code.\n\n")
+	}
 
 	b.WriteString("## Targets missed\n\n")
 	misses, err := targetMisses(p)
@@ -279,7 +289,7 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 		for _, m := range resultMetrics {
 			for _, r := range rowsOf(c.Vs, m.unit) {
 				if r.Significant() {
-					fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", m.title, r.Name, r.Base, r.New, r.Delta, r.P, rowSamples(rec, r))
+					fmt.Fprintf(&b, "| %s | %s | %s | %s | %s%s | %s | %s |\n", m.title, r.Name, r.Base, r.New, r.Delta, p.runsNote(c.Name, r, m.unit), r.P, rowSamples(rec, r))
 					n++
 				}
 			}
@@ -306,6 +316,23 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 		b.WriteString("\n")
 	}
 	return b.String(), nil
+}
+
+// runsNote marks a row of the fork's comparison with the toolchain base
+// (its benchstat unit unit) whose runs disagreed in sign; it is empty for
+// a row whose runs agreed, or when the pool has no spread page.
+func (p pooledReport) runsNote(base string, r benchRow, unit string) string {
+	if p.Spread == nil {
+		return ""
+	}
+	agree, ok := p.Spread[spreadKeyOf{Comparison{New: "spinbit", Base: base}.String(), r.Name, spreadUnitOf(unit)}]
+	if ok && agree {
+		return ""
+	}
+	if !ok {
+		return " (runs not compared)"
+	}
+	return " (**runs disagree**)"
 }
 
 // rowSamples says what stands behind a row of the pool rec: its runs and
@@ -342,18 +369,18 @@ func targetMisses(p pooledReport) ([]string, error) {
 	for _, unit := range []string{"max-sec", "max-gap-sec"} {
 		for _, r := range rowsOf(p.VsUpstream, unit) {
 			if r.Significant() && r.Percent() > 0 {
-				out = append(out, fmt.Sprintf("longest wait no worse than go1.23.12's: %s %s, %s against %s (%s, p=%s)", r.Name, strings.TrimSuffix(unit, "-sec"), r.New, r.Base, r.Delta, r.P))
+				out = append(out, fmt.Sprintf("longest wait no worse than go1.23.12's: %s %s, %s against %s (%s, p=%s)%s", r.Name, strings.TrimSuffix(unit, "-sec"), r.New, r.Base, r.Delta, r.P, p.runsNote("upstream", r, unit)))
 			}
 		}
 	}
 	for _, pr := range p.Peers {
 		for _, r := range rowsOf(pr.Vs, "p99-sec") {
 			if r.Significant() && r.Percent() > 0 {
-				out = append(out, fmt.Sprintf("p99 no worse than %s's: %s, %s against %s (%s, p=%s)", pr.Release, r.Name, r.New, r.Base, r.Delta, r.P))
+				out = append(out, fmt.Sprintf("p99 no worse than %s's: %s, %s against %s (%s, p=%s)%s", pr.Release, r.Name, r.New, r.Base, r.Delta, r.P, p.runsNote(pr.Name, r, "p99-sec")))
 			}
 		}
 	}
-	slower, err := throughputMisses(p.Peers)
+	slower, err := throughputMisses(p)
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +388,7 @@ func targetMisses(p pooledReport) ([]string, error) {
 	for _, pr := range p.Peers {
 		for _, r := range rowsOf(pr.Vs, "cpu-sec/op") {
 			if r.Significant() && r.Percent() > 0 {
-				out = append(out, fmt.Sprintf("CPU per op no worse than %s's: %s, %s against %s (%s, p=%s)", pr.Release, r.Name, r.New, r.Base, r.Delta, r.P))
+				out = append(out, fmt.Sprintf("CPU per op no worse than %s's: %s, %s against %s (%s, p=%s)%s", pr.Release, r.Name, r.New, r.Base, r.Delta, r.P, p.runsNote(pr.Name, r, "cpu-sec/op")))
 			}
 		}
 	}
@@ -385,7 +412,8 @@ func targetMisses(p pooledReport) ([]string, error) {
 // throughputTarget at GOMAXPROCS 2 and above, the fork against the better
 // of the peers there, the one whose median (the Base of its table) is
 // lowest, the first on a tie.
-func throughputMisses(peers []peer) ([]string, error) {
+func throughputMisses(p pooledReport) ([]string, error) {
+	peers := p.Peers
 	type best struct {
 		peer   peer
 		row    benchRow
@@ -415,7 +443,7 @@ func throughputMisses(peers []peer) ([]string, error) {
 	for _, name := range order {
 		b := better[name]
 		if r := b.row; r.Significant() && r.Percent() > throughputMargin {
-			out = append(out, fmt.Sprintf("throughput within %g%% of the better peer: %s, %s against %s's %s (%s, p=%s)", throughputMargin, r.Name, r.New, b.peer.Release, r.Base, r.Delta, r.P))
+			out = append(out, fmt.Sprintf("throughput within %g%% of the better peer: %s, %s against %s's %s (%s, p=%s)%s", throughputMargin, r.Name, r.New, b.peer.Release, r.Base, r.Delta, r.P, p.runsNote(b.peer.Name, r, "sec/op")))
 		}
 	}
 	return out, nil

@@ -198,6 +198,20 @@ func TestResultsPage(t *testing.T) {
 			"## The fork against go1.24.13\n",
 			"## The fork against go1.27.4\n\nNo results: the pool's runs did not include the go1.27 toolchain.\n",
 		}, []string{"go1.27 = ", "| go1.27.4 |", "go1.27.4's"}},
+		{"with a run-to-run page", []string{"upstream", "spinbit", "go1.24", "go1.27"}, map[string]string{
+			"spinbit-vs-upstream.txt": poolVsUpstream,
+			"spinbit-vs-go1.24.txt":   poolVsGo124,
+			"spinbit-vs-go1.27.txt":   poolVsGo127,
+			spreadFile: "# Run to run\n\n## spinbit vs upstream\n\n| benchmark | metric | a | b | pool | runs |\n|---|---|---|---|---|---|\n| Capture-8 | max-ns | +30.0% | -5.0% | +20.0% | mixed |\n\n" +
+				"## spinbit vs go1.24\n\n| benchmark | metric | a | b | pool | runs |\n|---|---|---|---|---|---|\n| Select-16 | ns/op | +70.0% | +75.0% | +72.5% | agree |\n\n",
+		}, []string{
+			"marked **runs disagree** moved one way",
+			"- longest wait no worse than go1.23.12's: Capture-8 max, 12.0ms against 10.0ms (+20.00%, p=0.010) (**runs disagree**)\n",
+			"| longest wait | Capture-8 | 10.0ms | 12.0ms | +20.00% (**runs disagree**) | 0.010 |",
+			"| time per op | Select-16 | 400.0ns | 690.0ns | +72.50% | 0.000 |",
+			// go1.27's rows are not on the page: not compared run by run.
+			"| time per op | Select-16 | 300.0ns | 690.0ns | +130.00% (runs not compared) | 0.000 |",
+		}, []string{"+72.50% (**runs disagree**)", "+72.50% (runs not compared)"}},
 	} {
 		p, err := readPooledReport(writePool(t, c.toolchains, c.tables))
 		if err != nil {

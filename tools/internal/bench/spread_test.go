@@ -1,0 +1,75 @@
+package bench
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// results makes one run's results of a benchmark at GOMAXPROCS 4, a
+// sample per value.
+func results(name, unit string, values ...float64) []Result {
+	var rs []Result
+	for _, v := range values {
+		rs = append(rs, Result{Name: name, Procs: 4, Values: map[string]float64{unit: v}})
+	}
+	return rs
+}
+
+func TestSpreadRows(t *testing.T) {
+	runs := map[string][][]Result{
+		"go1.27": {
+			append(results("Select", "ns/op", 100, 100, 100), results("Chan", "max-ns", 10, 30, 20)...),
+			append(results("Select", "ns/op", 100, 100, 100), results("Chan", "max-ns", 10)...),
+		},
+		"spinbit": {
+			append(results("Select", "ns/op", 110, 110, 120), results("Chan", "max-ns", 5, 5, 5)...),
+			results("Select", "ns/op", 90, 90, 80),
+		},
+	}
+	rows := spreadRows(Comparison{New: "spinbit", Base: "go1.27"}, runs)
+	if len(rows) != 2 {
+		t.Fatalf("got %d rows, want 2 (Chan-4 max-ns, Select-4 ns/op): %+v", len(rows), rows)
+	}
+	chanRow, sel := rows[0], rows[1]
+	if chanRow.Bench != "Chan-4" || chanRow.Unit != "max-ns" || math.Abs(chanRow.Runs[0]+0.75) > 1e-9 || !math.IsNaN(chanRow.Runs[1]) || chanRow.Agree() {
+		t.Errorf("Chan-4: %+v; want run 1 -75%%, run 2 missing, not agreeing", chanRow)
+	}
+	if sel.Bench != "Select-4" || math.Abs(sel.Runs[0]-0.1) > 1e-9 || math.Abs(sel.Runs[1]+0.1) > 1e-9 || sel.Agree() {
+		t.Errorf("Select-4: %+v; want +10%% then -10%%, mixed", sel)
+	}
+	// The pool's median is of all six samples: 100 against 100.
+	if sel.Pooled != 0 {
+		t.Errorf("Select-4 pooled change %v, want 0 (median of 110,110,120,90,90,80 is 100)", sel.Pooled)
+	}
+	if !(spreadRow{Runs: []float64{0.1, 0.02}}).Agree() || (spreadRow{Runs: []float64{0.1, 0}}).Agree() || !(spreadRow{Runs: []float64{-0.1, -0.3}}).Agree() {
+		t.Error("Agree: want true for all up or all down, false with a zero")
+	}
+}
+
+func TestWriteSpread(t *testing.T) {
+	dir := t.TempDir()
+	runs := map[string][][]Result{
+		"go1.27":  {results("Select", "ns/op", 100), results("Select", "ns/op", 100)},
+		"spinbit": {results("Select", "ns/op", 120), results("Select", "ns/op", 110)},
+	}
+	c := []Comparison{{New: "spinbit", Base: "go1.27"}}
+	if name, err := writeSpread(dir, c, map[string][][]Result{"go1.27": runs["go1.27"][:1], "spinbit": runs["spinbit"][:1]}, []string{"a"}); err != nil || name != "" {
+		t.Errorf("a pool of one run: wrote %q, %v; want nothing", name, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, spreadFile)); err == nil {
+		t.Error("a pool of one run has a spread page")
+	}
+	name, err := writeSpread(dir, c, runs, []string{"a", "b"})
+	if err != nil || name != spreadFile {
+		t.Fatalf("writeSpread = %q, %v", name, err)
+	}
+	page, _ := os.ReadFile(filepath.Join(dir, spreadFile))
+	for _, want := range []string{"## spinbit vs go1.27", "| benchmark | metric | a | b | pool | runs |", "| Select-4 | ns/op | +20.0% | +10.0% | +15.0% | agree |"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("%s lacks %q:\n%s", spreadFile, want, page)
+		}
+	}
+}
