@@ -162,12 +162,14 @@ func poolCurrencyLine(root, base string, tree MutexCode) (string, error) {
 }
 
 // keptProgress says which full runs of bench/ kept for base (KeptDir)
-// measured the tree's mutex, and on how many boots or days: how far they
-// are from a pool that -publish accepts. Kept runs whose record cannot be
-// read, or whose mutex is another, do not count.
+// measured the tree's mutex, and on how many boots or days, host by host,
+// since only runs of one host pool: how far they are from a pool that
+// -publish accepts. Kept runs whose record cannot be read, or whose mutex
+// is another, do not count.
 func keptProgress(root, base string, tree MutexCode) string {
 	recs, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(KeptDir(base)), "*", recordFile))
-	var names, sessions []string
+	var hosts []string
+	names, sessions := map[string][]string{}, map[string][]string{}
 	for _, f := range recs {
 		rec, err := ReadRecord(filepath.Dir(f))
 		if err != nil || rec.Suite != "" {
@@ -177,16 +179,28 @@ func keptProgress(root, base string, tree MutexCode) string {
 		if err != nil || m.SHA256 != tree.SHA256 {
 			continue
 		}
-		names = append(names, rec.Name)
-		if s := rec.session(); !slices.Contains(sessions, s) {
-			sessions = append(sessions, s)
+		h := rec.Host
+		if _, ok := names[h]; !ok {
+			hosts = append(hosts, h)
+		}
+		names[h] = append(names[h], rec.Name)
+		if s := rec.session(); !slices.Contains(sessions[h], s) {
+			sessions[h] = append(sessions[h], s)
 		}
 	}
-	if len(names) == 0 {
+	if len(hosts) == 0 {
 		return fmt.Sprintf("no run of this mutex is kept in %s", KeptDir(base))
 	}
-	return fmt.Sprintf("kept in %s: %s of this mutex (%s) on %d of the %d boots or days a pool needs",
-		KeptDir(base), plural(len(names), "run"), strings.Join(names, ", "), min(len(sessions), minPoolRuns), minPoolRuns)
+	var parts []string
+	for _, h := range hosts {
+		parts = append(parts, fmt.Sprintf("on %s, %s (%s) on %d of the %d boots or days a pool needs",
+			h, plural(len(names[h]), "run"), strings.Join(names[h], ", "), min(len(sessions[h]), minPoolRuns), minPoolRuns))
+	}
+	text := fmt.Sprintf("kept in %s, runs of this mutex: %s", KeptDir(base), strings.Join(parts, "; "))
+	if len(hosts) > 1 {
+		text += " (runs of different hosts do not pool)"
+	}
+	return text
 }
 
 // refreshCommand is how to make and publish a new pool of base.

@@ -188,8 +188,19 @@ func TestPoolCurrencyCountsKeptRuns(t *testing.T) {
 	if err != nil || current {
 		t.Fatalf("PoolCurrency: current %v, err %v", current, err)
 	}
-	want := "; kept in bench/report/go1.27.4/runs: 3 runs of this mutex (run1, run2, run3) on 2 of the 3 boots or days a pool needs"
+	want := "; kept in bench/report/go1.27.4/runs, runs of this mutex: on Some CPU, 2 logical CPUs, 3 runs (run1, run2, run3) on 2 of the 3 boots or days a pool needs"
 	if !strings.HasSuffix(line, want) {
 		t.Errorf("PoolCurrency = %q\nwant it to end %q", line, want)
+	}
+
+	// Runs of another host count apart: they do not pool with these.
+	keep("run5", "boot-d", "", tree)
+	rec, _ := ReadRecord(filepath.Join(root, filepath.FromSlash(KeptDir("go1.27.4")), "run5"))
+	rec.Host = "Other CPU, 2 logical CPUs"
+	writeRecord(filepath.Join(root, filepath.FromSlash(KeptDir("go1.27.4")), "run5"), rec)
+	line, _, _ = PoolCurrency(root, "go1.27.4")
+	want = "on 2 of the 3 boots or days a pool needs; on Other CPU, 2 logical CPUs, 1 run (run5) on 1 of the 3 boots or days a pool needs (runs of different hosts do not pool)"
+	if !strings.HasSuffix(line, want) {
+		t.Errorf("with a run of another host: PoolCurrency = %q\nwant it to end %q", line, want)
 	}
 }
