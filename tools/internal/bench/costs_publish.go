@@ -46,23 +46,34 @@ func newCostsRecord(name string, start time.Time, prov Provenance, tcs []string,
 }
 
 func writeCostsRecord(dir string, r costsRecord) error {
-	data, err := json.MarshalIndent(r, "", "\t")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, costsRecordFile), append(data, '\n'), 0o666)
+	return writeJSON(filepath.Join(dir, costsRecordFile), r)
 }
 
 func readCostsRecord(dir string) (costsRecord, error) {
 	var r costsRecord
-	data, err := os.ReadFile(filepath.Join(dir, costsRecordFile))
+	err := readJSON(filepath.Join(dir, costsRecordFile), &r, "./bench.bash -costs")
+	return r, err
+}
+
+// writeJSON writes v, indented, to the file name.
+func writeJSON(name string, v any) error {
+	data, err := json.MarshalIndent(v, "", "\t")
 	if err != nil {
-		return r, err
+		return err
 	}
-	if err := json.Unmarshal(data, &r); err != nil {
-		return r, fmt.Errorf("%s: %v; it was not written by ./bench.bash -costs, or was edited", filepath.Join(dir, costsRecordFile), err)
+	return os.WriteFile(name, append(data, '\n'), 0o666)
+}
+
+// readJSON reads the file name, which writer wrote, into v.
+func readJSON(name string, v any, writer string) error {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return err
 	}
-	return r, nil
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %v; it was not written by %s, or was edited", name, err, writer)
+	}
+	return nil
 }
 
 // publishable reports why r cannot stand for the repository: only a run
@@ -108,20 +119,30 @@ func publishCosts(root, from string, stdout io.Writer) error {
 		return fmt.Errorf("cannot publish %s: %v", from, err)
 	}
 	dst := filepath.Join(root, filepath.FromSlash(BaseReportDir(rec.Base)), "costs")
+	if err := replaceReportFiles(from, dst, costsReportFiles, costsReportFiles); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "published the -costs run %s of commit %s to %s\n", rec.Name, rec.Commit, dst)
+	return nil
+}
+
+// replaceReportFiles removes the files old from the report folder dst,
+// made if need be, and copies there the files files of the run in from: a
+// file the new run lacks does not linger from an earlier one.
+func replaceReportFiles(from, dst string, old, files []string) error {
 	if err := os.MkdirAll(dst, 0o777); err != nil {
 		return err
 	}
-	for _, f := range costsReportFiles {
+	for _, f := range old {
 		if err := os.Remove(filepath.Join(dst, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
-	for _, f := range costsReportFiles {
+	for _, f := range files {
 		if err := copyFile(filepath.Join(from, f), filepath.Join(dst, f)); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "published the -costs run %s of commit %s to %s\n", rec.Name, rec.Commit, dst)
 	return nil
 }
 

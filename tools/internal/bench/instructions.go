@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 )
 
 // -instructions counts, with valgrind's callgrind, the instructions each
@@ -34,7 +35,7 @@ import (
 const instrCPU = 1
 
 var (
-	instrToolchains = "upstream,spinbit,go1.24"
+	instrToolchains = "upstream,spinbit,go1.24,go1.27"
 	instrBench      = "^Benchmark(ChanContended|Select|MutexParked)$"
 	instrBenchtime  = "20000x"
 )
@@ -72,7 +73,7 @@ func checkValgrind() error {
 
 // runInstructions runs every benchmark of names under callgrind with every
 // toolchain, writes instructions.txt to outDir and prints it.
-func runInstructions(ctx context.Context, outDir string, tcs []*prepared, o Options, names []string, stdout io.Writer) error {
+func runInstructions(ctx context.Context, outDir string, tcs []*prepared, o Options, names []string, prov Provenance, start time.Time, stdout io.Writer) error {
 	n := mustIterations(o.Benchtime)
 	var counts []instrCount
 	for _, name := range names {
@@ -104,6 +105,14 @@ func runInstructions(ctx context.Context, outDir string, tcs []*prepared, o Opti
 	}
 	writeInstructions(io.MultiWriter(f, stdout), counts, n)
 	if err := f.Close(); err != nil {
+		return err
+	}
+	rec := instrRecord{Provenance: prov, Name: filepath.Base(outDir), Start: start.UTC(), Host: machineCPU(),
+		Bench: o.Bench, Benchtime: o.Benchtime, Counts: counts}
+	for _, p := range tcs {
+		rec.Toolchains = append(rec.Toolchains, instrToolchain{Name: p.Name, Version: p.Version})
+	}
+	if err := writeInstrRecord(outDir, rec); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", path)

@@ -87,7 +87,7 @@ func TestInstructionsFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(o.CPUs) != 1 || o.CPUs[0] != 1 || o.Count != 1 || o.Benchtime != instrBenchtime || o.Bench != instrBench || len(o.Toolchains) != 3 {
+	if len(o.CPUs) != 1 || o.CPUs[0] != 1 || o.Count != 1 || o.Benchtime != instrBenchtime || o.Bench != instrBench || len(o.Toolchains) != 4 {
 		t.Errorf("-instructions defaults: %+v", o)
 	}
 	if mustIterations(o.Benchtime) != 20000 {

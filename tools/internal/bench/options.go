@@ -187,10 +187,12 @@ bench/report/<base>/<machine>/.
 
 With -instructions it counts, under valgrind's callgrind, the instructions
 each toolchain executes per operation at GOMAXPROCS 1 and per call of
-runtime.lock2 and runtime.unlock2 (default toolchains upstream,spinbit,go1.24,
-benchmarks ChanContended, Select and MutexParked, -benchtime 20000x: runs of
-N and 3N iterations), and writes instructions.txt to
-bench/results/instructions-<timestamp>/. Counts do not depend on other load
+runtime.lock2 and runtime.unlock2 (default toolchains
+upstream,spinbit,go1.24,go1.27, benchmarks ChanContended, Select and
+MutexParked, -benchtime 20000x: runs of N and 3N iterations), and writes
+instructions.txt and instructions.json to
+bench/results/instructions-<timestamp>/; -publish puts a run of the
+defaults in bench/report/<base>/instructions/. Counts do not depend on other load
 on the machine, so they show differences in the uncontended paths that
 timing on a busy machine cannot. It needs valgrind.
 

@@ -33,6 +33,9 @@ func Publish(root, from string, stdout io.Writer) error {
 	if isFile(filepath.Join(from, bundleInfoFile)) && !isFile(filepath.Join(from, recordFile)) {
 		return publishRun(root, from, stdout)
 	}
+	if isInstrRun(from) && !isFile(filepath.Join(from, recordFile)) {
+		return publishInstructions(root, from, stdout)
+	}
 	if isCostsRun(from) && !isFile(filepath.Join(from, recordFile)) {
 		if !isFile(filepath.Join(from, costsRecordFile)) {
 			return fmt.Errorf("%s is a -costs run made before -costs runs recorded themselves (it has no %s), so it cannot say what it measured; run ./bench.bash -costs again", from, costsRecordFile)

@@ -136,7 +136,7 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "output: %s\n", outDir)
 	if o.Instructions {
-		return runInstructions(ctx, outDir, tcs, o, names, stdout)
+		return runInstructions(ctx, outDir, tcs, o, names, prov, start, stdout)
 	}
 	if o.Costs {
 		return runCosts(ctx, outDir, tcs, o, names, prov, start, stdout)
