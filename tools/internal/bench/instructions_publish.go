@@ -126,7 +126,7 @@ func instrPage(r instrRecord) string {
 		tcs = append(tcs, t.Name+" = "+t.Version)
 	}
 	fmt.Fprintf(&b, "Toolchains: %s. Each benchmark ran under valgrind's callgrind for %s iterations and for three times as many; the difference over twice the first is the count per op, without start-up.\n\n", strings.Join(tcs, ", "), strings.TrimSuffix(r.Benchtime, "x"))
-	fmt.Fprintf(&b, "## The uncontended target\n\nThe fork's instructions per op within %g%% of go1.23.12's (upstream):\n\n", uncontendedMargin)
+	fmt.Fprintf(&b, "## The uncontended target\n\nThe fork's instructions per op within %g%% of go1.23.12's (upstream). Counts are not exact from run to run (garbage collection and select's random choices vary; Select's by a few percent, see [bench/README.md](../../../README.md#counting-instructions--instructions)), so a change near the margin may fall on the other side of it in the next run.\n\n", uncontendedMargin)
 	b.WriteString("| benchmark | upstream | spinbit | change | within target |\n|---|---|---|---|---|\n")
 	for _, v := range uncontendedVerdicts(r.Counts) {
 		ok := "yes"
