@@ -173,7 +173,7 @@ left out, saying so; -bench '^BenchmarkMutex(Contention|Capture|Handoff)$'
 selects upstream's, which go1.24, go1.27 and the fork have (go1.23.12 does
 not). Its output folders are
 bench/results/runtime-<timestamp>/, and -publish puts them in
-bench/report/<base>/runtime/.
+bench/report/<base>/runtime/, or runtime-upstream/ for upstream's.
 
 With -bundle DIR it runs nothing here: it builds, for each -goarch (default
 amd64,arm64), DIR/spinbit-bench-<goarch>.tar.gz and its .sha256 file: the

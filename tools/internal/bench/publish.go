@@ -119,7 +119,7 @@ func withSingleRunNote(page, suite string) string {
 }
 
 // reservedReportNames are folders of a BaseReportDir that are not machines'.
-var reservedReportNames = []string{"costs", "plots", "pooled", "runs", "runtime"}
+var reservedReportNames = []string{"costs", "instructions", "plots", "pooled", "runs", "runtime", upstreamRuntimeDir}
 
 // reportDirFor is where Publish puts rec, relative to the repository root,
 // under the BaseReportDir of its fork's base: a pooled run goes to pooled/
@@ -133,10 +133,14 @@ func reportDirFor(rec Record) string {
 		}
 		return BaseReportDir(base) + "/" + rec.Machine
 	}
-	if len(rec.Pooled) > 0 {
-		return ReportDirOf(base, rec.Suite) + "/pooled"
+	dir := ReportDirOf(base, rec.Suite)
+	if rec.Suite == "runtime" && rec.Bench == upstreamRuntimeBench {
+		dir = BaseReportDir(base) + "/" + upstreamRuntimeDir
 	}
-	return ReportDirOf(base, rec.Suite)
+	if len(rec.Pooled) > 0 {
+		return dir + "/pooled"
+	}
+	return dir
 }
 
 // reproduceText is the end of a published report's page: how to make it
@@ -150,14 +154,17 @@ func reproduceText(rec Record) string {
 	if rec.Suite != "" {
 		flag = " -" + rec.Suite
 	}
+	if rec.Suite == "runtime" && rec.Bench == upstreamRuntimeBench {
+		flag += " -bench '" + upstreamRuntimeBench + "'"
+	}
 	if len(rec.Pooled) == 0 {
 		return fmt.Sprintf("## Reproduce\n\n    git checkout %s\n    ./bench.bash%s\n\nwrites a new run to bench/results/; `./bench.bash -publish bench/results/latest` puts it here.\n", rec.Provenance.Commit, flag)
 	}
 	var dirs []string
 	for _, p := range rec.Pooled {
-		dirs = append(dirs, "bench/results/"+p.Name)
+		dirs = append(dirs, KeptDir(rec.ForkBase())+"/"+p.Name)
 	}
-	return fmt.Sprintf("## Reproduce\n\n    git checkout %s\n    ./bench.bash%s    # %d times, one run each\n    ./bench.bash -pool %s\n\nwrites the pooled folder to bench/results/ (give -pool the folders of your own runs; -pool may be run from any later commit that has it); `./bench.bash -publish` with that folder puts it here.\n",
+	return fmt.Sprintf("## Reproduce\n\n    git checkout %s\n    ./bench.bash%s    # %d times, on different boots or days, each run kept with ./bench.bash -keep\n    ./bench.bash -pool %s\n\nwrites the pooled folder to bench/results/ (give -pool the folders of your own runs; -pool may be run from any later commit that has it); `./bench.bash -publish` with that folder puts it here.\n",
 		rec.Provenance.Commit, flag, len(rec.Pooled), strings.Join(dirs, ","))
 }
 
@@ -188,12 +195,21 @@ func publishable(rec Record) error {
 		why = append(why, "it names no base of the fork (a run without the fork?)")
 	}
 	allBench, required := ".", Known
-	if rec.Suite == "runtime" {
-		// go1.24 is left out of -runtime runs: its runtime lacks the benchmarks.
+	switch {
+	case rec.Suite == "runtime" && rec.Bench == upstreamRuntimeBench:
+		// go1.23.12 is left out: its runtime lacks upstream's benchmarks.
+		allBench, required = upstreamRuntimeBench, Known[1:]
+	case rec.Suite == "runtime":
+		// The releases are left out of -runtime runs of the series' own
+		// benchmarks, which only the fork has.
 		allBench, required = runtimeBench, []Toolchain{Known[1], Known[2]}
 	}
 	if rec.Bench != allBench {
-		why = append(why, fmt.Sprintf("it ran only the benchmarks matching %q; publish a run of all of them (no -bench)", rec.Bench))
+		hint := "publish a run of all of them (no -bench)"
+		if rec.Suite == "runtime" {
+			hint = fmt.Sprintf("publish a -runtime run of the series' own benchmarks (no -bench) or of upstream's (-bench '%s')", upstreamRuntimeBench)
+		}
+		why = append(why, fmt.Sprintf("it ran only the benchmarks matching %q; %s", rec.Bench, hint))
 	}
 	var missing []string
 	for _, k := range required {

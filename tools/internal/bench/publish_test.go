@@ -157,13 +157,40 @@ func TestPublishRuntime(t *testing.T) {
 		t.Errorf("a -runtime run was published over the bench/ report")
 	}
 
+	// A run of upstream's benchmarks goes beside the series' own, and its
+	// page says how to make it again.
+	up := filepath.Join(root, "run-upstream")
+	finishedRun(t, up, func(r *Record) {
+		r.Suite, r.Bench = "runtime", upstreamRuntimeBench
+		r.Toolchains = []RecordToolchain{{Name: "spinbit"}, {Name: "nospinbit"}, {Name: "go1.24"}, {Name: "go1.27"}}
+	}, "MutexHandoff")
+	if err := Publish(root, up, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	upDst := filepath.Join(root, filepath.FromSlash(BaseReportDir("go1.27.3")), upstreamRuntimeDir)
+	if rec, err := ReadRecord(upDst); err != nil || rec.Bench != upstreamRuntimeBench {
+		t.Errorf("record in %s: %+v, %v", upDst, rec, err)
+	}
+	if rec, err := ReadRecord(dst); err != nil || rec.Bench != runtimeBench {
+		t.Errorf("publishing upstream's benchmarks replaced the series' own in %s: %+v, %v", dst, rec, err)
+	}
+	page, _ := os.ReadFile(filepath.Join(upDst, reportIndex))
+	if want := "./bench.bash -runtime -bench '" + upstreamRuntimeBench + "'"; !strings.Contains(string(page), want) {
+		t.Errorf("%s/%s lacks %q:\n%s", upDst, reportIndex, want, page)
+	}
+
 	for _, c := range []struct {
 		name   string
 		mutate func(*Record)
 		want   string
 	}{
 		{"off only", func(r *Record) { runtimeRun(r); r.Toolchains = r.Toolchains[1:] }, "left out toolchains spinbit"},
-		{"one benchmark", func(r *Record) { runtimeRun(r); r.Bench = "RuntimeMutexHandoff" }, `matching "RuntimeMutexHandoff"`},
+		{"one benchmark", func(r *Record) { runtimeRun(r); r.Bench = "RuntimeMutexHandoff" }, `matching "RuntimeMutexHandoff"; publish a -runtime run of the series' own benchmarks (no -bench) or of upstream's`},
+		{"upstream's without go1.27", func(r *Record) {
+			runtimeRun(r)
+			r.Bench = upstreamRuntimeBench
+			r.Toolchains = append(r.Toolchains, RecordToolchain{Name: "go1.24"})
+		}, "left out toolchains go1.27"},
 	} {
 		run := filepath.Join(t.TempDir(), "run")
 		finishedRun(t, run, c.mutate, "RuntimeMutexHandoff")

@@ -25,6 +25,16 @@ type suite struct {
 // later have upstream's own (BenchmarkMutexContention, ...) instead.
 const runtimeBench = "RuntimeMutex"
 
+// upstreamRuntimeBench selects, with -runtime, upstream's own mutex
+// benchmarks, which go1.24 and later and the fork on them have: the one
+// comparison of the fork with the releases on benchmarks it did not
+// write. Its runs are published apart, in upstreamRuntimeDir.
+const upstreamRuntimeBench = "^BenchmarkMutex(Contention|Capture|Handoff)$"
+
+// upstreamRuntimeDir is the folder of a BaseReportDir for -runtime runs of
+// upstreamRuntimeBench.
+const upstreamRuntimeDir = "runtime-upstream"
+
 // runtimeComparisons are the tables of a -runtime run: the experiment on
 // against off, and each against a release if it ran the same benchmarks.
 var runtimeComparisons = []Comparison{
