@@ -211,15 +211,19 @@ func TestPublishedSingleRunsCarryTheNote(t *testing.T) {
 	}
 	for _, dir := range bases {
 		base := filepath.Base(dir)
-		for _, suite := range []string{"", "runtime"} {
-			page, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ReportDirOf(base, suite)), reportIndex))
+		for _, c := range []struct{ suite, dir string }{
+			{"", ReportDirOf(base, "")},
+			{"runtime", ReportDirOf(base, "runtime")},
+			{"runtime", BaseReportDir(base) + "/" + upstreamRuntimeDir},
+		} {
+			page, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(c.dir), reportIndex))
 			if os.IsNotExist(err) {
 				continue
 			} else if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(string(page), singleRunNote(suite)) || !strings.Contains(string(page), "- the fork's base: "+base+"\n") {
-				t.Errorf("%s/%s lacks the single-run note or the line naming the fork's base", ReportDirOf(base, suite), reportIndex)
+			if !strings.Contains(string(page), singleRunNote(c.suite)) || !strings.Contains(string(page), "- the fork's base: "+base+"\n") {
+				t.Errorf("%s/%s lacks the single-run note or the line naming the fork's base", c.dir, reportIndex)
 			}
 		}
 	}
