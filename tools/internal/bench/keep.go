@@ -23,8 +23,10 @@ func KeptDir(base string) string { return BaseReportDir(base) + "/runs" }
 // a run must outlive. The tables and plots are left behind: Pool makes
 // them again. The kept record names none.
 func Keep(root, from string, stdout io.Writer) error {
-	if isCostsRun(from) && !isFile(filepath.Join(from, recordFile)) {
-		return fmt.Errorf("cannot keep %s: it is a -costs run, whose counts -pool does not join; publish it with -publish instead", from)
+	for kind, is := range map[string]func(string) bool{"-costs": isCostsRun, "-instructions": isInstrRun} {
+		if is(from) && !isFile(filepath.Join(from, recordFile)) {
+			return fmt.Errorf("cannot keep %s: it is a %s run, whose counts -pool does not join; publish it with -publish instead", from, kind)
+		}
 	}
 	rec, err := ReadRecord(from)
 	if err != nil {
@@ -91,6 +93,10 @@ func keepable(rec Record) error {
 	}
 	if rec.ForkBase() == "" {
 		why = append(why, "it names no base of the fork (a run without the fork?)")
+	}
+	why = append(why, suiteProblems(rec)...)
+	if rec.Name == "" || rec.Name != filepath.Base(rec.Name) || !filepath.IsLocal(rec.Name) {
+		why = append(why, fmt.Sprintf("its record names the run %q, which is no folder name; it was not written by ./bench.bash, or was edited", rec.Name))
 	}
 	if len(rec.Toolchains) == 0 {
 		why = append(why, "its record names no toolchain")

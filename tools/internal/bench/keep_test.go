@@ -35,6 +35,11 @@ func writeRun(t *testing.T, dir string, rec Record) string {
 
 func TestKeep(t *testing.T) {
 	root := t.TempDir()
+	// A repository root, as FindRoot knows one.
+	for _, m := range []string{"bench", "tools"} {
+		os.MkdirAll(filepath.Join(root, m), 0o777)
+		os.WriteFile(filepath.Join(root, m, "go.mod"), []byte("module x\n"), 0o666)
+	}
 	t0 := time.Date(2026, 11, 28, 19, 30, 0, 0, time.UTC)
 	rec := poolRecord("20261128-193000", "aaa", 10, t0)
 	rec.Boot = "boot-1"
@@ -76,9 +81,6 @@ func TestKeep(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "exists already") {
 		t.Errorf("keeping a run twice: error = %v, want one saying it is kept already", err)
 	}
-	if _, err := os.Stat(kept + ".partial"); err == nil {
-		t.Errorf("a refused Keep left %s.partial", kept)
-	}
 
 	// A kept run pools with a run that is not kept.
 	if runtime.GOOS == "windows" {
@@ -102,6 +104,18 @@ func TestKeep(t *testing.T) {
 	if n := strings.Count(string(raw), "\nBenchmarkSelect-4 "); n != 2 {
 		t.Errorf("the pool of a kept run and another has %d Select results, want 2", n)
 	}
+	// The pool names each run's folder, and its page's reproduce steps
+	// give those folders to -pool.
+	prec, err := ReadRecord(pooled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prec.Pooled) != 2 || prec.Pooled[0].Dir != "bench/report/go1.27.3/runs/20261128-193000" || prec.Pooled[1].Dir != "bench/results/20261129-080000" {
+		t.Errorf("pooled runs %+v; want the kept run's folder and bench/results/'s", prec.Pooled)
+	}
+	if want := "./bench.bash -pool bench/report/go1.27.3/runs/20261128-193000,bench/results/20261129-080000\n"; !strings.Contains(reproduceText(prec), want) {
+		t.Errorf("reproduce steps lack %q:\n%s", want, reproduceText(prec))
+	}
 }
 
 func TestKeepRefuses(t *testing.T) {
@@ -122,6 +136,9 @@ func TestKeepRefuses(t *testing.T) {
 			r.Toolchains[0].Version = "go1.23.12"
 		}, "names no base of the fork"},
 		{"raw outside", func(r *Record) { r.Toolchains[1].Raw = "../spinbit.txt" }, "which is not a file in the folder"},
+		{"one benchmark", func(r *Record) { r.Bench = "Select" }, `it ran only the benchmarks matching "Select"`},
+		{"toolchains left out", func(r *Record) { r.Toolchains = r.Toolchains[:2] }, "it left out toolchains nospinbit,go1.24,go1.27"},
+		{"name outside", func(r *Record) { r.Name = "../../x" }, `names the run "../../x", which is no folder name`},
 	} {
 		root := t.TempDir()
 		rec := poolRecord("run", "aaa", 10, t0)
@@ -147,6 +164,12 @@ func TestKeepRefuses(t *testing.T) {
 	os.WriteFile(filepath.Join(costs, costsRecordFile), []byte("{}"), 0o666)
 	if err := Keep(root, costs, io.Discard); err == nil || !strings.Contains(err.Error(), "-costs run") {
 		t.Errorf("a -costs run: error = %v, want one saying -pool does not join it", err)
+	}
+	instr := filepath.Join(root, "instructions-1")
+	os.MkdirAll(instr, 0o777)
+	os.WriteFile(filepath.Join(instr, "instructions.txt"), []byte("table\n"), 0o666)
+	if err := Keep(root, instr, io.Discard); err == nil || !strings.Contains(err.Error(), "-instructions run") {
+		t.Errorf("an -instructions run: error = %v, want one saying -pool does not join it", err)
 	}
 	if err := Keep(root, filepath.Join(root, "nothing"), io.Discard); err == nil || !strings.Contains(err.Error(), "has no run.json") {
 		t.Errorf("a folder without a run: error = %v", err)

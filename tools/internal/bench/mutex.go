@@ -162,10 +162,11 @@ func poolCurrencyLine(root, base string, tree MutexCode) (string, error) {
 }
 
 // keptProgress says which full runs of bench/ kept for base (KeptDir)
-// measured the tree's mutex, and on how many boots or days, host by host,
-// since only runs of one host pool: how far they are from a pool that
-// -publish accepts. Kept runs whose record cannot be read, or whose mutex
-// is another, do not count.
+// measured the tree's mutex, and on how many boots or days, host by host
+// (and by the settings poolable compares, where runs of one host differ
+// in them), since only such runs pool together: how far they are from a
+// pool that -publish accepts. Kept runs whose record cannot be read, or
+// whose mutex is another, do not count.
 func keptProgress(root, base string, tree MutexCode) string {
 	recs, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(KeptDir(base)), "*", recordFile))
 	var hosts []string
@@ -179,7 +180,7 @@ func keptProgress(root, base string, tree MutexCode) string {
 		if err != nil || m.SHA256 != tree.SHA256 {
 			continue
 		}
-		h := rec.Host
+		h := rec.Host + "\x00" + poolSettings(rec)
 		if _, ok := names[h]; !ok {
 			hosts = append(hosts, h)
 		}
@@ -193,14 +194,28 @@ func keptProgress(root, base string, tree MutexCode) string {
 	}
 	var parts []string
 	for _, h := range hosts {
+		host, settings, _ := strings.Cut(h, "\x00")
+		label := host
+		for _, o := range hosts {
+			if o != h && strings.HasPrefix(o, host+"\x00") {
+				label += " (" + settings + ")"
+				break
+			}
+		}
 		parts = append(parts, fmt.Sprintf("on %s, %s (%s) on %d of the %d boots or days a pool needs",
-			h, plural(len(names[h]), "run"), strings.Join(names[h], ", "), min(len(sessions[h]), minPoolRuns), minPoolRuns))
+			label, plural(len(names[h]), "run"), strings.Join(names[h], ", "), min(len(sessions[h]), minPoolRuns), minPoolRuns))
 	}
 	text := fmt.Sprintf("kept in %s, runs of this mutex: %s", KeptDir(base), strings.Join(parts, "; "))
 	if len(hosts) > 1 {
-		text += " (runs of different hosts do not pool)"
+		text += " (runs of different hosts or settings do not pool)"
 	}
 	return text
+}
+
+// poolSettings says in words the settings, besides the host, that
+// poolable requires runs to share.
+func poolSettings(r Record) string {
+	return fmt.Sprintf("-benchtime %s, -cpu %s, %s, %s", r.Benchtime, joinInts(r.CPUs), toolchainList(r.Toolchains), r.Interleave)
 }
 
 // refreshCommand is how to make and publish a new pool of base.

@@ -199,8 +199,19 @@ func TestPoolCurrencyCountsKeptRuns(t *testing.T) {
 	rec.Host = "Other CPU, 2 logical CPUs"
 	writeRecord(filepath.Join(root, filepath.FromSlash(KeptDir("go1.27.4")), "run5"), rec)
 	line, _, _ = PoolCurrency(root, "go1.27.4")
-	want = "on 2 of the 3 boots or days a pool needs; on Other CPU, 2 logical CPUs, 1 run (run5) on 1 of the 3 boots or days a pool needs (runs of different hosts do not pool)"
+	want = "on 2 of the 3 boots or days a pool needs; on Other CPU, 2 logical CPUs, 1 run (run5) on 1 of the 3 boots or days a pool needs (runs of different hosts or settings do not pool)"
 	if !strings.HasSuffix(line, want) {
 		t.Errorf("with a run of another host: PoolCurrency = %q\nwant it to end %q", line, want)
+	}
+
+	// A run of the first host with another -benchtime counts apart too.
+	keep("run6", "boot-e", "", tree)
+	dir6 := filepath.Join(root, filepath.FromSlash(KeptDir("go1.27.4")), "run6")
+	rec, _ = ReadRecord(dir6)
+	rec.Benchtime = "1s"
+	writeRecord(dir6, rec)
+	line, _, _ = PoolCurrency(root, "go1.27.4")
+	if !strings.Contains(line, "on Some CPU, 2 logical CPUs (-benchtime 150ms,") || !strings.Contains(line, "on Some CPU, 2 logical CPUs (-benchtime 1s,") || !strings.Contains(line, "1 run (run6) on 1 of the 3") {
+		t.Errorf("with a run of another -benchtime: PoolCurrency = %q; want the two settings counted apart", line)
 	}
 }

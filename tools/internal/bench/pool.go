@@ -204,6 +204,9 @@ func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs
 	sort.Strings(names)
 	s := Options{Runtime: first.Suite == "runtime"}.suite("")
 	rec := pooledRecord(filepath.Base(outDir), recs)
+	for i := range rec.Pooled {
+		rec.Pooled[i].Dir = repoRelative(dirs[i])
+	}
 	tables, plots, err := writeTablesAndPlots(ctx, benchstat, outDir, tcs, s.Comparisons, names, results, plotCaption(rec, whiskersRange))
 	if err != nil {
 		return err
@@ -231,6 +234,24 @@ func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs
 	}
 	fmt.Fprintf(stdout, "pooled %d runs (%d repetitions in all) into %s: %d tables, %d plots\n", len(recs), rec.Count, outDir, len(tables), len(plots))
 	return nil
+}
+
+// repoRelative is dir relative to the repository it lies in, with
+// slashes, or "" if it lies in none.
+func repoRelative(dir string) string {
+	root, err := FindRoot(dir)
+	if err != nil {
+		return ""
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return ""
+	}
+	return filepath.ToSlash(rel)
 }
 
 // pooledRecord describes the pooling of recs, which poolable accepted: their

@@ -162,9 +162,13 @@ func reproduceText(rec Record) string {
 	}
 	var dirs []string
 	for _, p := range rec.Pooled {
-		dirs = append(dirs, KeptDir(rec.ForkBase())+"/"+p.Name)
+		d := p.Dir
+		if d == "" {
+			d = "bench/results/" + p.Name
+		}
+		dirs = append(dirs, d)
 	}
-	return fmt.Sprintf("## Reproduce\n\n    git checkout %s\n    ./bench.bash%s    # %d times, on different boots or days, each run kept with ./bench.bash -keep\n    ./bench.bash -pool %s\n\nwrites the pooled folder to bench/results/ (give -pool the folders of your own runs; -pool may be run from any later commit that has it); `./bench.bash -publish` with that folder puts it here.\n",
+	return fmt.Sprintf("## Reproduce\n\n    git checkout %s\n    ./bench.bash%s    # %d times, on different boots or days, each run kept with ./bench.bash -keep\n    ./bench.bash -pool %s\n\nwrites the pooled folder to bench/results/ (the folders are those this pool joined; give -pool the folders of your own runs; -pool may be run from any later commit that has it); `./bench.bash -publish` with that folder puts it here.\n",
 		rec.Provenance.Commit, flag, len(rec.Pooled), strings.Join(dirs, ","))
 }
 
@@ -194,6 +198,21 @@ func publishable(rec Record) error {
 	if rec.ForkBase() == "" {
 		why = append(why, "it names no base of the fork (a run without the fork?)")
 	}
+	why = append(why, suiteProblems(rec)...)
+	if probs := rec.Provenance.Problems(); len(probs) > 0 {
+		why = append(why, strings.Join(probs, "; ")+"; commit (and ./make.bash), then run ./bench.bash again")
+	}
+	if len(why) > 0 {
+		return errors.New(strings.Join(why, "; "))
+	}
+	return nil
+}
+
+// suiteProblems says why rec did not run the whole suite a published run
+// or pool must have: every benchmark of its suite, with every toolchain
+// that has them.
+func suiteProblems(rec Record) []string {
+	var why []string
 	allBench, required := ".", Known
 	switch {
 	case rec.Suite == "runtime" && rec.Bench == upstreamRuntimeBench:
@@ -205,9 +224,9 @@ func publishable(rec Record) error {
 		allBench, required = runtimeBench, []Toolchain{Known[1], Known[2]}
 	}
 	if rec.Bench != allBench {
-		hint := "publish a run of all of them (no -bench)"
+		hint := "a published run or pool needs all of them (no -bench)"
 		if rec.Suite == "runtime" {
-			hint = fmt.Sprintf("publish a -runtime run of the series' own benchmarks (no -bench) or of upstream's (-bench '%s')", upstreamRuntimeBench)
+			hint = fmt.Sprintf("a published run or pool needs a -runtime run of the series' own benchmarks (no -bench) or of upstream's (-bench '%s')", upstreamRuntimeBench)
 		}
 		why = append(why, fmt.Sprintf("it ran only the benchmarks matching %q; %s", rec.Bench, hint))
 	}
@@ -222,15 +241,9 @@ func publishable(rec Record) error {
 		}
 	}
 	if len(missing) > 0 {
-		why = append(why, "it left out toolchains "+strings.Join(missing, ",")+"; publish a run of all of them (no -toolchains)")
+		why = append(why, "it left out toolchains "+strings.Join(missing, ",")+"; a published run or pool needs all of them (no -toolchains)")
 	}
-	if probs := rec.Provenance.Problems(); len(probs) > 0 {
-		why = append(why, strings.Join(probs, "; ")+"; commit (and ./make.bash), then run ./bench.bash again")
-	}
-	if len(why) > 0 {
-		return errors.New(strings.Join(why, "; "))
-	}
-	return nil
+	return why
 }
 
 func tableFiles(r Record) []string {

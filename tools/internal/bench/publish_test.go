@@ -185,7 +185,7 @@ func TestPublishRuntime(t *testing.T) {
 		want   string
 	}{
 		{"off only", func(r *Record) { runtimeRun(r); r.Toolchains = r.Toolchains[1:] }, "left out toolchains spinbit"},
-		{"one benchmark", func(r *Record) { runtimeRun(r); r.Bench = "RuntimeMutexHandoff" }, `matching "RuntimeMutexHandoff"; publish a -runtime run of the series' own benchmarks (no -bench) or of upstream's`},
+		{"one benchmark", func(r *Record) { runtimeRun(r); r.Bench = "RuntimeMutexHandoff" }, `matching "RuntimeMutexHandoff"; a published run or pool needs a -runtime run of the series' own benchmarks (no -bench) or of upstream's`},
 		{"upstream's without go1.27", func(r *Record) {
 			runtimeRun(r)
 			r.Bench = upstreamRuntimeBench

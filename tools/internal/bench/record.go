@@ -61,6 +61,7 @@ func interleaveNote(i string) string {
 // PooledRun is one of the runs that Pool joined.
 type PooledRun struct {
 	Name   string    `json:"name"`
+	Dir    string    `json:"dir,omitempty"` // its folder when pooled, relative to the repository root, if it lay in the repository
 	Commit string    `json:"commit"`
 	Start  time.Time `json:"start"`
 	Count  int       `json:"count"`

@@ -99,7 +99,7 @@ type pooledReport struct {
 
 	// Spread says, for each row of the comparisons, whether the runs the
 	// pool joins agreed in sign (spreadFile); nil for a pool without it.
-	Spread map[spreadKeyOf]bool
+	Spread map[spreadKeyOf]string
 
 	// The -runtime pool, if one is published: the fork against its
 	// experiment off on the runtime's own mutex benchmarks.
@@ -319,20 +319,21 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 }
 
 // runsNote marks a row of the fork's comparison with the toolchain base
-// (its benchstat unit unit) whose runs disagreed in sign; it is empty for
-// a row whose runs agreed, or when the pool has no spread page.
+// (its benchstat unit unit) whose runs disagreed in sign, some up and
+// some down, or that the spread page lacks; it is empty otherwise, and
+// when the pool has no spread page.
 func (p pooledReport) runsNote(base string, r benchRow, unit string) string {
 	if p.Spread == nil {
 		return ""
 	}
-	agree, ok := p.Spread[spreadKeyOf{Comparison{New: "spinbit", Base: base}.String(), r.Name, spreadUnitOf(unit)}]
-	if ok && agree {
-		return ""
-	}
-	if !ok {
+	verdict, ok := p.Spread[spreadKeyOf{Comparison{New: "spinbit", Base: base}.String(), r.Name, spreadUnitOf(unit)}]
+	switch {
+	case !ok:
 		return " (runs not compared)"
+	case verdict == spreadMixed:
+		return " (**runs disagree**)"
 	}
-	return " (**runs disagree**)"
+	return ""
 }
 
 // rowSamples says what stands behind a row of the pool rec: its runs and

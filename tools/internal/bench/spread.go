@@ -30,10 +30,17 @@ type spreadRow struct {
 	Pooled float64   // the change of the medians of every run's samples
 }
 
-// Agree reports whether every run's change has the same sign, none of
-// them missing or zero: only then does the machine's state on each boot
-// not decide which way the row goes.
-func (r spreadRow) Agree() bool {
+// The verdicts of a spreadRow.
+const (
+	spreadAgree = "agree" // every run moved the same way
+	spreadMixed = "mixed" // some runs moved up and some down
+	spreadSome  = "some"  // no run moved against the others, but some did not move or lack the result
+)
+
+// Verdict says how the runs' changes relate: spreadMixed only when both
+// signs appear, the one case where the machine's state on each boot, not
+// the code, decides which way the row goes.
+func (r spreadRow) Verdict() string {
 	up, down := 0, 0
 	for _, c := range r.Runs {
 		switch {
@@ -43,7 +50,13 @@ func (r spreadRow) Agree() bool {
 			down++
 		}
 	}
-	return up == len(r.Runs) || down == len(r.Runs)
+	switch {
+	case up > 0 && down > 0:
+		return spreadMixed
+	case up == len(r.Runs) || down == len(r.Runs):
+		return spreadAgree
+	}
+	return spreadSome
 }
 
 // spreadKey names a result's series of samples within one run.
@@ -142,7 +155,7 @@ func writeSpread(dir string, comparisons []Comparison, runs map[string][][]Resul
 	}
 	var b strings.Builder
 	b.WriteString("# Run to run\n\n")
-	fmt.Fprintf(&b, "Each row's change (the new toolchain's median over the base's, less one) in each of the %d runs the pool joins, taken alone, and in the pool. A run is one boot of the machine or one day, so a row whose runs disagree in sign (`mixed`) changes with the machine's state, not with the code, whatever the pooled samples' test says; `agree` means every run moved the same way. Metrics: %s.\n\n",
+	fmt.Fprintf(&b, "Each row's change (the new toolchain's median over the base's, less one) in each of the %d runs the pool joins, taken alone, and in the pool. A run is one boot of the machine or one day, so a row whose runs disagree in sign (`mixed`: some up, some down) changes with the machine's state, not with the code, whatever the pooled samples' test says; `agree` means every run moved the same way, `some` that none moved against the others but some did not move (`+0.0%%`) or lack the result (`-`). Metrics: %s.\n\n",
 		len(names), strings.Join(spreadUnits, ", "))
 	for _, c := range comparisons {
 		rows := spreadRows(c, runs)
@@ -155,11 +168,7 @@ func writeSpread(dir string, comparisons []Comparison, runs map[string][][]Resul
 			for i, v := range r.Runs {
 				cells[i] = formatChange(v)
 			}
-			verdict := "mixed"
-			if r.Agree() {
-				verdict = "agree"
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.Bench, r.Unit, strings.Join(cells, " | "), formatChange(r.Pooled), verdict)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.Bench, r.Unit, strings.Join(cells, " | "), formatChange(r.Pooled), r.Verdict())
 		}
 		b.WriteString("\n")
 	}
@@ -178,10 +187,10 @@ func formatChange(v float64) string {
 }
 
 // readSpread reads the verdicts of spreadFile in the pooled folder dir:
-// for each comparison, benchmark and unit of spreadUnits, whether the runs
-// agreed in sign. It returns nil for a pool without the page (one run,
-// or pooled before pools wrote it).
-func readSpread(dir string) (map[spreadKeyOf]bool, error) {
+// for each comparison, benchmark and unit of spreadUnits, the row's
+// Verdict. It returns nil for a pool without the page (one run, or pooled
+// before pools wrote it).
+func readSpread(dir string) (map[spreadKeyOf]string, error) {
 	data, err := os.ReadFile(filepath.Join(dir, spreadFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -189,7 +198,7 @@ func readSpread(dir string) (map[spreadKeyOf]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[spreadKeyOf]bool{}
+	out := map[spreadKeyOf]string{}
 	comparison := ""
 	for _, line := range strings.Split(string(data), "\n") {
 		if c, ok := strings.CutPrefix(line, "## "); ok {
@@ -204,10 +213,10 @@ func readSpread(dir string) (map[spreadKeyOf]bool, error) {
 			cells[i] = strings.TrimSpace(cells[i])
 		}
 		verdict := cells[len(cells)-1]
-		if verdict != "agree" && verdict != "mixed" {
+		if verdict != spreadAgree && verdict != spreadMixed && verdict != spreadSome {
 			continue
 		}
-		out[spreadKeyOf{comparison, cells[0], cells[1]}] = verdict == "agree"
+		out[spreadKeyOf{comparison, cells[0], cells[1]}] = verdict
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s holds no rows: it was not written by ./bench.bash -pool, or was edited; pool the runs again", filepath.Join(dir, spreadFile))

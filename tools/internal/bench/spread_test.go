@@ -34,18 +34,30 @@ func TestSpreadRows(t *testing.T) {
 		t.Fatalf("got %d rows, want 2 (Chan-4 max-ns, Select-4 ns/op): %+v", len(rows), rows)
 	}
 	chanRow, sel := rows[0], rows[1]
-	if chanRow.Bench != "Chan-4" || chanRow.Unit != "max-ns" || math.Abs(chanRow.Runs[0]+0.75) > 1e-9 || !math.IsNaN(chanRow.Runs[1]) || chanRow.Agree() {
-		t.Errorf("Chan-4: %+v; want run 1 -75%%, run 2 missing, not agreeing", chanRow)
+	if chanRow.Bench != "Chan-4" || chanRow.Unit != "max-ns" || math.Abs(chanRow.Runs[0]+0.75) > 1e-9 || !math.IsNaN(chanRow.Runs[1]) || chanRow.Verdict() != spreadSome {
+		t.Errorf("Chan-4: %+v, %s; want run 1 -75%%, run 2 missing: some", chanRow, chanRow.Verdict())
 	}
-	if sel.Bench != "Select-4" || math.Abs(sel.Runs[0]-0.1) > 1e-9 || math.Abs(sel.Runs[1]+0.1) > 1e-9 || sel.Agree() {
+	if sel.Bench != "Select-4" || math.Abs(sel.Runs[0]-0.1) > 1e-9 || math.Abs(sel.Runs[1]+0.1) > 1e-9 || sel.Verdict() != spreadMixed {
 		t.Errorf("Select-4: %+v; want +10%% then -10%%, mixed", sel)
 	}
 	// The pool's median is of all six samples: 100 against 100.
 	if sel.Pooled != 0 {
 		t.Errorf("Select-4 pooled change %v, want 0 (median of 110,110,120,90,90,80 is 100)", sel.Pooled)
 	}
-	if !(spreadRow{Runs: []float64{0.1, 0.02}}).Agree() || (spreadRow{Runs: []float64{0.1, 0}}).Agree() || !(spreadRow{Runs: []float64{-0.1, -0.3}}).Agree() {
-		t.Error("Agree: want true for all up or all down, false with a zero")
+	for _, c := range []struct {
+		runs []float64
+		want string
+	}{
+		{[]float64{0.1, 0.02}, spreadAgree},
+		{[]float64{-0.1, -0.3}, spreadAgree},
+		{[]float64{0.1, 0, 0.03}, spreadSome},
+		{[]float64{0, 0}, spreadSome},
+		{[]float64{0.1, math.NaN()}, spreadSome},
+		{[]float64{0.1, 0, -0.01}, spreadMixed},
+	} {
+		if got := (spreadRow{Runs: c.runs}).Verdict(); got != c.want {
+			t.Errorf("Verdict of %v = %s, want %s", c.runs, got, c.want)
+		}
 	}
 }
 
