@@ -71,30 +71,20 @@ func Keep(root, from string, stdout io.Writer) error {
 }
 
 // keepable says why rec is not worth keeping for a pool: Keep takes only
-// what a published pool may join, so that a kept run never turns out
-// useless later.
+// a single run that -publish would take, so that a kept run never turns
+// out useless later, and whose names are safe to copy by.
 func keepable(rec Record) error {
-	var why []string
-	switch {
-	case len(rec.Pooled) > 0:
+	if len(rec.Pooled) > 0 {
 		var from []string
 		for _, p := range rec.Pooled {
 			from = append(from, p.Name)
 		}
-		why = append(why, fmt.Sprintf("it is a pool; keep the runs it joins (%s) instead", strings.Join(from, ", ")))
-	case rec.Mode != "full":
-		why = append(why, fmt.Sprintf("it is a %s run, and a pool that stands as a result joins full runs; keep a run of ./bench.bash without -quick or -instructions", rec.Mode))
+		return fmt.Errorf("it is a pool; keep the runs it joins (%s) instead", strings.Join(from, ", "))
 	}
-	if rec.Incomplete != "" {
-		why = append(why, "it is incomplete ("+rec.Incomplete+")")
+	var why []string
+	if err := publishable(rec); err != nil {
+		why = append(why, err.Error())
 	}
-	if probs := rec.Provenance.Problems(); len(probs) > 0 {
-		why = append(why, fmt.Sprintf("it cannot be reproduced from its commit (%s), so it would pool with nothing; run again from a commit with a clean tree", strings.Join(probs, "; ")))
-	}
-	if rec.ForkBase() == "" {
-		why = append(why, "it names no base of the fork (a run without the fork?)")
-	}
-	why = append(why, suiteProblems(rec)...)
 	if rec.Name == "" || rec.Name != filepath.Base(rec.Name) || !filepath.IsLocal(rec.Name) {
 		why = append(why, fmt.Sprintf("its record names the run %q, which is no folder name; it was not written by ./bench.bash, or was edited", rec.Name))
 	}

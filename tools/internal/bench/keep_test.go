@@ -92,7 +92,7 @@ func TestKeep(t *testing.T) {
 	other.Boot = "boot-2"
 	otherDir := writeRun(t, filepath.Join(root, "bench", "results"), other)
 	recs := []Record{got, other}
-	if err := poolable(recs, noChanges); err != nil {
+	if err := poolable(recs, noCodeChanges); err != nil {
 		t.Fatalf("a kept run and another: %v", err)
 	}
 	pooled := filepath.Join(root, "pooled")

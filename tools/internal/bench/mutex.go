@@ -162,61 +162,64 @@ func poolCurrencyLine(root, base string, tree MutexCode) (string, error) {
 }
 
 // keptProgress says which full runs of bench/ kept for base (KeptDir)
-// measured the tree's mutex, and on how many boots or days, host by host
-// (and by the settings poolable compares, where runs of one host differ
-// in them), since only such runs pool together: how far they are from a
-// pool that -publish accepts. Kept runs whose record cannot be read, or
-// whose mutex is another, do not count.
+// measured the tree's mutex, and on how many boots or days, in groups of
+// runs that pool together (poolable: one host, the same settings): how
+// far each group is from a pool that -publish accepts. Kept runs whose
+// record cannot be read, or whose mutex is another, do not count.
 func keptProgress(root, base string, tree MutexCode) string {
-	recs, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(KeptDir(base)), "*", recordFile))
-	var hosts []string
-	names, sessions := map[string][]string{}, map[string][]string{}
-	for _, f := range recs {
+	type group struct {
+		runs     []Record
+		sessions []string
+	}
+	var groups []*group
+	files, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(KeptDir(base)), "*", recordFile))
+	for _, f := range files {
 		rec, err := ReadRecord(filepath.Dir(f))
 		if err != nil || rec.Suite != "" {
 			continue
 		}
-		m, err := publishedMutexCode(root, rec)
-		if err != nil || m.SHA256 != tree.SHA256 {
+		if m, err := publishedMutexCode(root, rec); err != nil || m.SHA256 != tree.SHA256 {
 			continue
 		}
-		h := rec.Host + "\x00" + poolSettings(rec)
-		if _, ok := names[h]; !ok {
-			hosts = append(hosts, h)
+		// Their mutex is the tree's, so only the settings can keep them
+		// apart: the commits are not compared.
+		i := slices.IndexFunc(groups, func(g *group) bool { return poolable([]Record{g.runs[0], rec}, noCodeChanges) == nil })
+		if i < 0 {
+			groups, i = append(groups, &group{}), len(groups)
 		}
-		names[h] = append(names[h], rec.Name)
-		if s := rec.session(); !slices.Contains(sessions[h], s) {
-			sessions[h] = append(sessions[h], s)
+		g := groups[i]
+		g.runs = append(g.runs, rec)
+		if s := rec.session(); !slices.Contains(g.sessions, s) {
+			g.sessions = append(g.sessions, s)
 		}
 	}
-	if len(hosts) == 0 {
+	if len(groups) == 0 {
 		return fmt.Sprintf("no run of this mutex is kept in %s", KeptDir(base))
 	}
 	var parts []string
-	for _, h := range hosts {
-		host, settings, _ := strings.Cut(h, "\x00")
-		label := host
-		for _, o := range hosts {
-			if o != h && strings.HasPrefix(o, host+"\x00") {
-				label += " (" + settings + ")"
-				break
-			}
+	for _, g := range groups {
+		first := g.runs[0]
+		label := first.Host
+		if slices.ContainsFunc(groups, func(o *group) bool { return o != g && o.runs[0].Host == first.Host }) {
+			label += fmt.Sprintf(" (-benchtime %s, -cpu %s, %s, %s)", first.Benchtime, joinInts(first.CPUs), toolchainList(first.Toolchains), first.Interleave)
+		}
+		var names []string
+		for _, r := range g.runs {
+			names = append(names, r.Name)
 		}
 		parts = append(parts, fmt.Sprintf("on %s, %s (%s) on %d of the %d boots or days a pool needs",
-			label, plural(len(names[h]), "run"), strings.Join(names[h], ", "), min(len(sessions[h]), minPoolRuns), minPoolRuns))
+			label, plural(len(names), "run"), strings.Join(names, ", "), min(len(g.sessions), minPoolRuns), minPoolRuns))
 	}
 	text := fmt.Sprintf("kept in %s, runs of this mutex: %s", KeptDir(base), strings.Join(parts, "; "))
-	if len(hosts) > 1 {
+	if len(groups) > 1 {
 		text += " (runs of different hosts or settings do not pool)"
 	}
 	return text
 }
 
-// poolSettings says in words the settings, besides the host, that
-// poolable requires runs to share.
-func poolSettings(r Record) string {
-	return fmt.Sprintf("-benchtime %s, -cpu %s, %s, %s", r.Benchtime, joinInts(r.CPUs), toolchainList(r.Toolchains), r.Interleave)
-}
+// noCodeChanges is a changedFunc for runs known to have measured the
+// same code.
+func noCodeChanges(a, b string, paths ...string) ([]string, error) { return nil, nil }
 
 // refreshCommand is how to make and publish a new pool of base.
 func refreshCommand(base string) string {

@@ -36,14 +36,12 @@ func poolRecord(name, commit string, count int, start time.Time) Record {
 	return r
 }
 
-func noChanges(a, b string, paths ...string) ([]string, error) { return nil, nil }
-
 func TestPoolable(t *testing.T) {
 	t0 := time.Date(2026, 11, 25, 20, 27, 0, 0, time.UTC)
 	base := func() []Record {
 		return []Record{poolRecord("run1", "aaa", 10, t0), poolRecord("run2", "aaa", 10, t0.Add(time.Hour))}
 	}
-	if err := poolable(base(), noChanges); err != nil {
+	if err := poolable(base(), noCodeChanges); err != nil {
 		t.Fatalf("two runs of one commit and settings: %v", err)
 	}
 	// Different commits that agree in the measured files pool; the
@@ -65,21 +63,21 @@ func TestPoolable(t *testing.T) {
 		changed changedFunc
 		want    string
 	}{
-		{"no run", func(r []Record) []Record { return r[:0] }, noChanges, "at least one run"},
-		{"same run twice", func(r []Record) []Record { r[1].Name = "run1"; return r }, noChanges, "run run1 is named twice"},
-		{"pooled already", func(r []Record) []Record { r[1].Pooled = []PooledRun{{Name: "x"}, {Name: "y"}}; return r }, noChanges, "run2 is pooled already; pool the runs it joins (x, y)"},
-		{"instructions", func(r []Record) []Record { r[0].Mode = "instruction-counting"; return r }, noChanges, "nothing to pool"},
-		{"dirty", func(r []Record) []Record { r[1].Provenance.Changed = []string{" M patches/0007.patch"}; return r }, noChanges, "run2 cannot be reproduced from its commit"},
-		{"suite", func(r []Record) []Record { r[1].Suite = "runtime"; return r }, noChanges, "differ in suite (bench/ against -runtime)"},
-		{"base", func(r []Record) []Record { r[1].Provenance.Base = "go1.23.12"; return r }, noChanges, "differ in the fork's base (go1.27.3 against go1.23.12)"},
-		{"mode", func(r []Record) []Record { r[1].Mode = "quick"; return r }, noChanges, "differ in mode"},
-		{"bench", func(r []Record) []Record { r[1].Bench = "Select"; return r }, noChanges, "differ in -bench"},
-		{"benchtime", func(r []Record) []Record { r[1].Benchtime = "1s"; return r }, noChanges, "differ in -benchtime (150ms against 1s)"},
-		{"cpu", func(r []Record) []Record { r[1].CPUs = []int{4, 8}; return r }, noChanges, "differ in -cpu (4 against 4,8)"},
-		{"host", func(r []Record) []Record { r[1].Host = "Other CPU"; return r }, noChanges, "differ in host"},
-		{"interleaving", func(r []Record) []Record { r[1].Interleave = interleaveBySlot; return r }, noChanges, "differ in interleaving (each repetition ran every toolchain's test binary once over the whole suite"},
-		{"toolchain version", func(r []Record) []Record { r[1].Toolchains[3].Version = "go1.y"; return r }, noChanges, "differ in toolchains"},
-		{"toolchain missing", func(r []Record) []Record { r[1].Toolchains = r[1].Toolchains[:3]; return r }, noChanges, "differ in toolchains"},
+		{"no run", func(r []Record) []Record { return r[:0] }, noCodeChanges, "at least one run"},
+		{"same run twice", func(r []Record) []Record { r[1].Name = "run1"; return r }, noCodeChanges, "run run1 is named twice"},
+		{"pooled already", func(r []Record) []Record { r[1].Pooled = []PooledRun{{Name: "x"}, {Name: "y"}}; return r }, noCodeChanges, "run2 is pooled already; pool the runs it joins (x, y)"},
+		{"instructions", func(r []Record) []Record { r[0].Mode = "instruction-counting"; return r }, noCodeChanges, "nothing to pool"},
+		{"dirty", func(r []Record) []Record { r[1].Provenance.Changed = []string{" M patches/0007.patch"}; return r }, noCodeChanges, "run2 cannot be reproduced from its commit"},
+		{"suite", func(r []Record) []Record { r[1].Suite = "runtime"; return r }, noCodeChanges, "differ in suite (bench/ against -runtime)"},
+		{"base", func(r []Record) []Record { r[1].Provenance.Base = "go1.23.12"; return r }, noCodeChanges, "differ in the fork's base (go1.27.3 against go1.23.12)"},
+		{"mode", func(r []Record) []Record { r[1].Mode = "quick"; return r }, noCodeChanges, "differ in mode"},
+		{"bench", func(r []Record) []Record { r[1].Bench = "Select"; return r }, noCodeChanges, "differ in -bench"},
+		{"benchtime", func(r []Record) []Record { r[1].Benchtime = "1s"; return r }, noCodeChanges, "differ in -benchtime (150ms against 1s)"},
+		{"cpu", func(r []Record) []Record { r[1].CPUs = []int{4, 8}; return r }, noCodeChanges, "differ in -cpu (4 against 4,8)"},
+		{"host", func(r []Record) []Record { r[1].Host = "Other CPU"; return r }, noCodeChanges, "differ in host"},
+		{"interleaving", func(r []Record) []Record { r[1].Interleave = interleaveBySlot; return r }, noCodeChanges, "differ in interleaving (each repetition ran every toolchain's test binary once over the whole suite"},
+		{"toolchain version", func(r []Record) []Record { r[1].Toolchains[3].Version = "go1.y"; return r }, noCodeChanges, "differ in toolchains"},
+		{"toolchain missing", func(r []Record) []Record { r[1].Toolchains = r[1].Toolchains[:3]; return r }, noCodeChanges, "differ in toolchains"},
 		{"different code", func(r []Record) []Record { r[1].Provenance.Commit = "bbb"; return r },
 			func(a, b string, paths ...string) ([]string, error) {
 				return []string{"patches/0007-runtime.patch", "bench/chan_test.go"}, nil

@@ -200,7 +200,7 @@ func publishable(rec Record) error {
 	}
 	why = append(why, suiteProblems(rec)...)
 	if probs := rec.Provenance.Problems(); len(probs) > 0 {
-		why = append(why, strings.Join(probs, "; ")+"; commit (and ./make.bash), then run ./bench.bash again")
+		why = append(why, "it cannot be reproduced from its commit ("+strings.Join(probs, "; ")+"); commit (and ./make.bash), then run ./bench.bash again")
 	}
 	if len(why) > 0 {
 		return errors.New(strings.Join(why, "; "))

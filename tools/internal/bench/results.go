@@ -97,8 +97,8 @@ type pooledReport struct {
 	Peers      []peer  // the releases the p99, throughput and CPU targets are judged against
 	Missing    []peer  // the optional ones the pool did not run, without tables
 
-	// Spread says, for each row of the comparisons, whether the runs the
-	// pool joins agreed in sign (spreadFile); nil for a pool without it.
+	// Spread is the Verdict of each row of the comparisons, run by run
+	// (spreadFile); nil for a pool without that page.
 	Spread map[spreadKeyOf]string
 
 	// The -runtime pool, if one is published: the fork against its

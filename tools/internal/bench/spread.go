@@ -59,11 +59,11 @@ func (r spreadRow) Verdict() string {
 	return spreadSome
 }
 
-// spreadKey names a result's series of samples within one run.
+// spreadKey names a result's series of samples within one run: a
+// benchmark at one GOMAXPROCS, and a unit.
 type spreadKey struct {
-	Name  string
-	Procs int
-	Unit  string
+	tailKey
+	Unit string
 }
 
 // samplesOf groups one run's results of one toolchain by benchmark,
@@ -73,7 +73,7 @@ func samplesOf(rs []Result) map[spreadKey][]float64 {
 	for _, r := range rs {
 		for _, u := range spreadUnits {
 			if v, ok := r.Values[u]; ok {
-				k := spreadKey{r.Name, r.Procs, u}
+				k := spreadKey{tailKey{r.Name, r.Procs}, u}
 				out[k] = append(out[k], v)
 			}
 		}
@@ -136,7 +136,7 @@ func spreadRows(c Comparison, runs map[string][][]Result) []spreadRow {
 	})
 	var rows []spreadRow
 	for _, k := range keys {
-		r := spreadRow{Bench: tailKey{k.Name, k.Procs}.String(), Unit: k.Unit,
+		r := spreadRow{Bench: k.tailKey.String(), Unit: k.Unit,
 			Pooled: changeOf(medianOf(pooled[0][k]), medianOf(pooled[1][k]))}
 		for i := 0; i < n; i++ {
 			r.Runs = append(r.Runs, changeOf(medianOf(perRun[i][0][k]), medianOf(perRun[i][1][k])))
