@@ -548,7 +548,7 @@ f_backoff:
 
 	/* ---- lock2Slow ---- */
 	/* No M of the model is on the crash path (the handler of -DCRASH
-	 * is); the light-contention poll before the loop is a wait, left out. */
+	 * is). */
 slow:
 	atomic {        /* go lock2Slow: `if mutexOnCrashPath(mp, gp, l) {`, `v := atomic.Loaduintptr(&l.key)`, `for {` */
 		v = key;
