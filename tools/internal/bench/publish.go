@@ -84,7 +84,7 @@ func Publish(root, from string, stdout io.Writer) error {
 		return err
 	}
 	if len(rec.Pooled) == 0 {
-		page = withSingleRunNote(page, rec.Suite)
+		page = withSingleRunNote(page, singleRunNote(rec.Suite, dst, filepath.Join(root, "bench")))
 	}
 	page += reproduceText(rec)
 	if err := os.WriteFile(filepath.Join(dst, reportIndex), []byte(page), 0o666); err != nil {
@@ -101,21 +101,31 @@ func Publish(root, from string, stdout io.Writer) error {
 	return nil
 }
 
-// singleRunNote heads the published page of a single run, whose verdicts
-// the next run of the same code may not repeat. The page of a run of
-// bench/ is bench/report/<base>/README.md.
-func singleRunNote(suite string) string {
-	note := "> One run. Runs of the same code disagree on results that are close, so\n> the repository's results are those of the pool in [pooled/](pooled/README.md)"
-	if suite == "" {
-		note += ",\n> which [bench/RESULTS.md](../../RESULTS.md) condenses when it names this base"
+// singleRunNote heads the published page, in the folder dir, of a single
+// run, whose verdicts the next run of the same code may not repeat. It
+// points to the pool published beside it (dir/pooled/) if there is one,
+// and otherwise to how a pool is made, in benchDir's README.md. The page
+// of a run of bench/ is bench/report/<base>/README.md.
+func singleRunNote(suite, dir, benchDir string) string {
+	note := "> One run. Runs of the same code disagree on results that are close, so\n"
+	if isFile(filepath.Join(dir, "pooled", reportIndex)) {
+		note += "> the repository's results are those of the pool in [pooled/](pooled/README.md)"
+		if suite == "" {
+			note += ",\n> which [bench/RESULTS.md](../../RESULTS.md) condenses when it names this base"
+		}
+		return note + ".\n\n"
 	}
-	return note + ".\n\n"
+	readme := "README.md"
+	if rel, err := filepath.Rel(dir, filepath.Join(benchDir, readme)); err == nil {
+		readme = filepath.ToSlash(rel)
+	}
+	return note + "> a result is a pool of runs made on different boots or days\n> ([pooling runs](" + readme + "#pooling-runs)), and none is in pooled/ yet.\n\n"
 }
 
-// withSingleRunNote puts singleRunNote under the page's title.
-func withSingleRunNote(page, suite string) string {
+// withSingleRunNote puts note under the page's title.
+func withSingleRunNote(page, note string) string {
 	title, rest, _ := strings.Cut(page, "\n\n")
-	return title + "\n\n" + singleRunNote(suite) + rest
+	return title + "\n\n" + note + rest
 }
 
 // reservedReportNames are folders of a BaseReportDir that are not machines'.

@@ -222,13 +222,40 @@ func TestPublishedSingleRunsCarryTheNote(t *testing.T) {
 			} else if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(string(page), singleRunNote(c.suite)) || !strings.Contains(string(page), "- the fork's base: "+base+"\n") {
+			dir := filepath.Join(root, filepath.FromSlash(c.dir))
+			if !strings.Contains(string(page), singleRunNote(c.suite, dir, filepath.Join(root, "bench"))) || !strings.Contains(string(page), "- the fork's base: "+base+"\n") {
 				t.Errorf("%s/%s lacks the single-run note or the line naming the fork's base", c.dir, reportIndex)
 			}
 		}
 	}
-	if got := withSingleRunNote("# title\n\n- rest\n", ""); !strings.HasPrefix(got, "# title\n\n> One run.") || !strings.HasSuffix(got, "\n\n- rest\n") {
+	if got := withSingleRunNote("# title\n\n- rest\n", "> One run.\n\n"); got != "# title\n\n> One run.\n\n- rest\n" {
 		t.Errorf("withSingleRunNote = %q", got)
+	}
+}
+
+// A single run's note links the pool beside it only when there is one,
+// and otherwise how to make one, with a link that resolves from the page.
+func TestSingleRunNote(t *testing.T) {
+	bench := t.TempDir()
+	dir := filepath.Join(bench, "report", "go1.27.4", "runtime")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	note := singleRunNote("runtime", dir, bench)
+	if strings.Contains(note, "](pooled/") || !strings.Contains(note, "(../../../README.md#pooling-runs)") {
+		t.Errorf("note without a pool = %q", note)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "pooled"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pooled", reportIndex), []byte("# pool\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if note := singleRunNote("runtime", dir, bench); !strings.Contains(note, "[pooled/](pooled/README.md)") || strings.Contains(note, "RESULTS.md") {
+		t.Errorf("note with a pool = %q", note)
+	}
+	if note := singleRunNote("", dir, bench); !strings.Contains(note, "RESULTS.md") {
+		t.Errorf("note of bench/'s run with a pool = %q", note)
 	}
 }
 
