@@ -107,19 +107,22 @@ func Publish(root, from string, stdout io.Writer) error {
 // and otherwise to how a pool is made, in benchDir's README.md. The page
 // of a run of bench/ is bench/report/<base>/README.md.
 func singleRunNote(suite, dir, benchDir string) string {
+	link := func(file string) string {
+		rel, err := filepath.Rel(dir, filepath.Join(benchDir, file))
+		if err != nil {
+			return file
+		}
+		return filepath.ToSlash(rel)
+	}
 	note := "> One run. Runs of the same code disagree on results that are close, so\n"
 	if isFile(filepath.Join(dir, "pooled", reportIndex)) {
 		note += "> the repository's results are those of the pool in [pooled/](pooled/README.md)"
 		if suite == "" {
-			note += ",\n> which [bench/RESULTS.md](../../RESULTS.md) condenses when it names this base"
+			note += ",\n> which [bench/RESULTS.md](" + link("RESULTS.md") + ") condenses when it names this base"
 		}
 		return note + ".\n\n"
 	}
-	readme := "README.md"
-	if rel, err := filepath.Rel(dir, filepath.Join(benchDir, readme)); err == nil {
-		readme = filepath.ToSlash(rel)
-	}
-	return note + "> a result is a pool of runs made on different boots or days\n> ([pooling runs](" + readme + "#pooling-runs)), and none is in pooled/ yet.\n\n"
+	return note + "> a result is a pool of runs made on different boots or days\n> ([pooling runs](" + link("README.md") + "#pooling-runs)), and none is in pooled/ yet.\n\n"
 }
 
 // withSingleRunNote puts note under the page's title.
