@@ -2,10 +2,10 @@
  * spinbit.pml: a Promela model, for the Spin model checker, of the
  * go-spinbit runtime mutex as goroot/src/runtime/lock_spinbit.go
  * implements it: lock2, lock2Slow, mutexSleepOnStack, mutexPushed,
- * withSleepHint, unlock2, unlock2Wake, mutexWakeOne, mutexWakee, and the
- * crash path (mutexOnCrashPath, mutexCrashWait), with the M semaphore of
- * lock_futexsema.go (semasleep(-1) and semawakeup) and the partial M
- * pointers of lock_mkey.go.
+ * withSleepHint, unlock2, unlock2Wake, mutexWakeOne, mutexUnlink,
+ * mutexWakee, and the crash path (mutexOnCrashPath, mutexCrashWait), with
+ * the M semaphore of lock_futexsema.go (semasleep(-1) and semawakeup) and
+ * the partial M pointers of lock_mkey.go.
  *
  * One process is one M that takes and releases the one mutex, l. Every
  * atomic block of an M is one atomic operation of the Go code (an 8-bit
@@ -374,7 +374,8 @@ w_popload:
 	 * writes, of an M asleep below the top: it is a step of its own, before
 	 * the CAS that gives the stack up. */
 w_unlink:
-	atomic {        /* go mutexWakeOne: `above := mutexMFromKey(v)`, `for above.nextwaitm.ptr() != w {`, `above = above.nextwaitm.ptr()`, `above.nextwaitm = w.nextwaitm` */
+	atomic {        /* go mutexUnlink: `above := top`, `for above.nextwaitm.ptr() != w {`, `above = above.nextwaitm.ptr()`, `above.nextwaitm = w.nextwaitm` */
+		/* go mutexWakeOne: `mutexUnlink(mutexMFromKey(v), w)` */
 		t = mutexMFromKey(v);
 		i = 0;
 		do
@@ -786,13 +787,13 @@ slow:
 	/* The polls that find l held, and the naps between them, are waits:
 	 * the load is the one that finds l free. */
 h_poll:
-	atomic {        /* go mutexCrashWait: `if atomic.Loaduintptr(&l.key)&mutexLocked == 0 &&`, `usleep(nap)` */
+	atomic {        /* go mutexCrashWait: `if atomic.Loaduintptr(&l.key)&mutexLocked == 0 {`, `usleep(nap)` */
 		/* go lock2Slow: `if mutexOnCrashPath(mp, gp, l) {`, `mutexCrashWait(l)` */
 		/* go mutexOnCrashPath: `return mp.dying != 0 || gp == mp.gsignal || mp.mWaitList.inWait ||` */
 		CRASHFREE -> goto h_swap
 	}
 h_swap:
-	atomic {        /* go mutexCrashWait: `atomic.Xchg8(key8(&l.key), mutexLocked|mutexSleeping)&mutexLocked == 0 {`, `return` */
+	atomic {        /* go mutexCrashWait: `if atomic.Xchg8(key8(&l.key), mutexLocked|mutexSleeping)&mutexLocked == 0 {`, `return` */
 		old8 = key & lowByte;
 		key = (key & ~lowByte) | mutexLocked | mutexSleeping;
 		if

@@ -14,7 +14,7 @@ var (
 	// runs. One run suffices: its child's first crash handler locks both.
 	crashDumpTest = catchingTest{name: "TestRuntimeMutexCrashDump", summary: crashDumpSummary, runs: 1}
 	// crashDumpSummary is its log line of the child's Ms and claims.
-	crashDumpSummary = regexp.MustCompile(`mutex crash dump: \d+ Ms, \d+ claims seen[^\n]*`)
+	crashDumpSummary = regexp.MustCompile(`mutex crash dump: \d+ Ms, claim seen: [^\n]*`)
 	// crashDumpHung is its report of a dump that did not complete.
 	crashDumpHung = regexp.MustCompile(`the crash dump did not complete within [^\n]*`)
 )
