@@ -292,17 +292,24 @@ func TestPublishRefusesWeakPools(t *testing.T) {
 				r[i].Boot = "b1"
 			}
 			return r
-		}, "made on only 1 boots or days (boot b1)"},
+		}, ""},
+		{"one boot on one day", func(r []PooledRun) []PooledRun {
+			for i := range r {
+				r[i].Start, r[i].Boot = r[0].Start.Add(time.Duration(i)*time.Hour), "b1"
+			}
+			return r
+		}, "made on only 1 boots or days (boot b1, day 2026-11-24)"},
 		{"three boots on one day", func(r []PooledRun) []PooledRun {
 			for i := range r {
 				r[i].Start, r[i].Boot = r[0].Start, "b"+strconv.Itoa(i)
 			}
 			return r
 		}, ""},
-		{"two boots and a day", func(r []PooledRun) []PooledRun {
+		{"one boot's day and a day", func(r []PooledRun) []PooledRun {
 			r[0].Boot, r[1].Boot = "b1", "b1"
+			r[1].Start = r[0].Start.Add(time.Hour)
 			return r
-		}, "made on only 2 boots or days (boot b1, day 2026-11-26)"},
+		}, "made on only 2 boots or days (boot b1, day 2026-11-24, day 2026-11-26)"},
 	} {
 		rec := finishedRun(t, filepath.Join(t.TempDir(), "pooled-x"), func(r *Record) { r.Pooled = c.runs(threeRuns()) }, "Select")
 		err := publishable(rec)
@@ -311,6 +318,31 @@ func TestPublishRefusesWeakPools(t *testing.T) {
 			t.Errorf("%s: refused: %v", c.name, err)
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%s: error = %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+// A pool's pages say how many boots and days its runs span, and that a
+// pool of one boot has not seen a reboot.
+func TestPoolSpan(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2026, 11, d, 12, 0, 0, 0, time.UTC) }
+	for _, c := range []struct {
+		runs []PooledRun
+		want string
+	}{
+		{[]PooledRun{{Start: day(1), Boot: "a"}, {Start: day(2), Boot: "a"}, {Start: day(3), Boot: "a"}},
+			"made on 3 days and 1 boot of the machine: how a reboot moves the results is not in this pool"},
+		{[]PooledRun{{Start: day(1), Boot: "a"}, {Start: day(1), Boot: "b"}, {Start: day(2), Boot: "c"}},
+			"made on 2 days and 3 boots"},
+		{[]PooledRun{{Start: day(1)}, {Start: day(2)}, {Start: day(3)}},
+			"made on 3 days, boots not recorded"},
+		{[]PooledRun{{Start: day(1), Boot: "a"}, {Start: day(2)}},
+			"made on 2 days and at least 1 boot"},
+		{[]PooledRun{{Start: day(1), Boot: "a"}},
+			"made on 1 day and 1 boot"},
+	} {
+		if got := poolSpan(c.runs); got != c.want {
+			t.Errorf("poolSpan(%v) = %q, want %q", c.runs, got, c.want)
 		}
 	}
 }

@@ -70,18 +70,51 @@ type PooledRun struct {
 
 // minPoolRuns is how many runs a published pool must join, each made on
 // another boot of the machine or on another day. The speed of a 2-CPU
-// virtual machine differs from boot to boot by more than the differences
-// worth knowing, so a result must rest on more than one machine state.
+// virtual machine differs from boot to boot, and between runs of one boot
+// made hours apart, by more than the differences worth knowing, so a
+// result must rest on more than one machine state.
 const minPoolRuns = 3
 
-// session names what a run shares with the runs made on the same boot:
-// its boot ID, or, for a run that did not record one (a bundle's, or one
-// made before runs recorded it), the UTC day it started.
+// session names what a run shares with the runs made on the same boot on
+// the same UTC day: its boot ID and that day, or, for a run that did not
+// record a boot ID (a bundle's, or one made before runs recorded it), the
+// day alone. Runs of one boot made on different days are different
+// sessions: a virtual machine may stay up for days.
 func (p PooledRun) session() string {
+	day := "day " + p.Start.UTC().Format("2006-01-02")
 	if p.Boot != "" {
-		return "boot " + p.Boot
+		return "boot " + p.Boot + ", " + day
 	}
-	return "day " + p.Start.UTC().Format("2006-01-02")
+	return day
+}
+
+// poolSpan says how many boots and days the runs span, for the pages of
+// a pool: a pool whose runs share one boot has not seen how a reboot
+// moves the results, and its page says so.
+func poolSpan(runs []PooledRun) string {
+	boots, days := map[string]bool{}, map[string]bool{}
+	unknown := false
+	for _, r := range runs {
+		days[r.Start.UTC().Format("2006-01-02")] = true
+		if r.Boot == "" {
+			unknown = true
+		} else {
+			boots[r.Boot] = true
+		}
+	}
+	text := fmt.Sprintf("made on %s", plural(len(days), "day"))
+	switch {
+	case unknown && len(boots) == 0:
+		text += ", boots not recorded"
+	case unknown:
+		text += fmt.Sprintf(" and at least %s", plural(len(boots), "boot"))
+	default:
+		text += fmt.Sprintf(" and %s", plural(len(boots), "boot"))
+	}
+	if !unknown && len(boots) == 1 && len(runs) > 1 {
+		text += " of the machine: how a reboot moves the results is not in this pool"
+	}
+	return text
 }
 
 // poolTooWeak says why the runs a pool joins cannot stand as a result:

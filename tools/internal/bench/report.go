@@ -156,7 +156,7 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 	}
 	fmt.Fprintf(&b, "- runs were interleaved: %s\n", interleaveNote(r.Interleave))
 	if len(r.Pooled) > 0 {
-		fmt.Fprintf(&b, "- pooled (./bench.bash -pool) from %d runs of the same code and settings; each toolchain's raw output is theirs one after another, so each median is of %d samples:\n", len(r.Pooled), r.Count)
+		fmt.Fprintf(&b, "- pooled (./bench.bash -pool) from %d runs of the same code and settings, %s; each toolchain's raw output is theirs one after another, so each median is of %d samples:\n", len(r.Pooled), poolSpan(r.Pooled), r.Count)
 		for _, p := range r.Pooled {
 			fmt.Fprintf(&b, "  - %s: commit %s, started %s, count %d\n", p.Name, p.Commit, p.Start.Format(time.RFC3339), p.Count)
 		}
