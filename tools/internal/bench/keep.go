@@ -102,8 +102,8 @@ func keepable(rec Record) error {
 	return nil
 }
 
-// session names the boot, or for a run that recorded none the day, that
-// the run was made on, as PooledRun.session does.
+// session names the boot and UTC day, or for a run that recorded no boot
+// the day alone, that the run was made on, as PooledRun.session does.
 func (r Record) session() string {
 	return PooledRun{Start: r.Start, Boot: r.Boot}.session()
 }

@@ -50,7 +50,7 @@ func TestKeep(t *testing.T) {
 		t.Fatal(err)
 	}
 	kept := filepath.Join(root, filepath.FromSlash(KeptDir("go1.27.3")), rec.Name)
-	if !strings.Contains(out.String(), "kept run 20261128-193000 (commit aaa, boot boot-1, day 2026-11-28) in bench/report/go1.27.3/runs/20261128-193000") {
+	if !strings.Contains(out.String(), "kept run 20261128-193000 (commit aaa, boot boot-1 on 2026-11-28) in bench/report/go1.27.3/runs/20261128-193000") {
 		t.Errorf("Keep said %q", out.String())
 	}
 	got, err := ReadRecord(kept)

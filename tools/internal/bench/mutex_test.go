@@ -154,9 +154,10 @@ func TestProvenanceNamesTheMutex(t *testing.T) {
 	}
 }
 
-// A stale pool's warning counts the kept runs of the tree's mutex by boot:
-// a run of another mutex, a -runtime run and a pooled folder do not count,
-// and two runs of one boot count once.
+// A stale pool's warning counts the kept runs of the tree's mutex by boot
+// and day: a run of another mutex, a -runtime run and a pooled folder do
+// not count, two runs of one boot on one day count once, and a run of
+// that boot on another day counts apart.
 func TestPoolCurrencyCountsKeptRuns(t *testing.T) {
 	s := fork.Series{"0001-runtime-mutex.patch": patchOf("mutex", "src/runtime/lock_spinbit.go")}
 	tree := mutexCodeOf("go1.27.4", s)
@@ -213,5 +214,13 @@ func TestPoolCurrencyCountsKeptRuns(t *testing.T) {
 	line, _, _ = PoolCurrency(root, "go1.27.4")
 	if !strings.Contains(line, "on Some CPU, 2 logical CPUs (-benchtime 150ms,") || !strings.Contains(line, "on Some CPU, 2 logical CPUs (-benchtime 1s,") || !strings.Contains(line, "1 run (run6) on 1 of the 3") {
 		t.Errorf("with a run of another -benchtime: PoolCurrency = %q; want the two settings counted apart", line)
+	}
+
+	// A run of boot-b made on the next day counts as a third.
+	t0 = t0.Add(24 * time.Hour)
+	keep("run7", "boot-b", "", tree)
+	line, _, _ = PoolCurrency(root, "go1.27.4")
+	if !strings.Contains(line, "4 runs (run1, run2, run3, run7) on 3 of the 3 boots or days") {
+		t.Errorf("with a run of one boot on the next day: PoolCurrency = %q; want it counted apart", line)
 	}
 }

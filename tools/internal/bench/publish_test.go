@@ -298,7 +298,7 @@ func TestPublishRefusesWeakPools(t *testing.T) {
 				r[i].Start, r[i].Boot = r[0].Start.Add(time.Duration(i)*time.Hour), "b1"
 			}
 			return r
-		}, "made on only 1 boots or days (boot b1, day 2026-11-24)"},
+		}, "made on only 1 boots or days (boot b1 on 2026-11-24)"},
 		{"three boots on one day", func(r []PooledRun) []PooledRun {
 			for i := range r {
 				r[i].Start, r[i].Boot = r[0].Start, "b"+strconv.Itoa(i)
@@ -309,7 +309,7 @@ func TestPublishRefusesWeakPools(t *testing.T) {
 			r[0].Boot, r[1].Boot = "b1", "b1"
 			r[1].Start = r[0].Start.Add(time.Hour)
 			return r
-		}, "made on only 2 boots or days (boot b1, day 2026-11-24, day 2026-11-26)"},
+		}, "made on only 2 boots or days (boot b1 on 2026-11-24, day 2026-11-26)"},
 	} {
 		rec := finishedRun(t, filepath.Join(t.TempDir(), "pooled-x"), func(r *Record) { r.Pooled = c.runs(threeRuns()) }, "Select")
 		err := publishable(rec)
@@ -327,22 +327,25 @@ func TestPublishRefusesWeakPools(t *testing.T) {
 func TestPoolSpan(t *testing.T) {
 	day := func(d int) time.Time { return time.Date(2026, 11, d, 12, 0, 0, 0, time.UTC) }
 	for _, c := range []struct {
-		runs []PooledRun
-		want string
+		runs         []PooledRun
+		span, reboot string
 	}{
 		{[]PooledRun{{Start: day(1), Boot: "a"}, {Start: day(2), Boot: "a"}, {Start: day(3), Boot: "a"}},
-			"made on 3 days and 1 boot of the machine: how a reboot moves the results is not in this pool"},
+			"made on 3 days and 1 boot", "Its runs share one boot of the machine, so how a reboot moves the results is not in this pool."},
 		{[]PooledRun{{Start: day(1), Boot: "a"}, {Start: day(1), Boot: "b"}, {Start: day(2), Boot: "c"}},
-			"made on 2 days and 3 boots"},
+			"made on 2 days and 3 boots", ""},
 		{[]PooledRun{{Start: day(1)}, {Start: day(2)}, {Start: day(3)}},
-			"made on 3 days, boots not recorded"},
+			"made on 3 days, boots not recorded", ""},
 		{[]PooledRun{{Start: day(1), Boot: "a"}, {Start: day(2)}},
-			"made on 2 days and at least 1 boot"},
+			"made on 2 days and at least 1 boot", ""},
 		{[]PooledRun{{Start: day(1), Boot: "a"}},
-			"made on 1 day and 1 boot"},
+			"made on 1 day and 1 boot", ""},
 	} {
-		if got := poolSpan(c.runs); got != c.want {
-			t.Errorf("poolSpan(%v) = %q, want %q", c.runs, got, c.want)
+		if got := poolSpan(c.runs); got != c.span {
+			t.Errorf("poolSpan(%v) = %q, want %q", c.runs, got, c.span)
+		}
+		if got := poolRebootNote(c.runs); got != c.reboot {
+			t.Errorf("poolRebootNote(%v) = %q, want %q", c.runs, got, c.reboot)
 		}
 	}
 }

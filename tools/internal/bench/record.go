@@ -70,27 +70,27 @@ type PooledRun struct {
 
 // minPoolRuns is how many runs a published pool must join, each made on
 // another boot of the machine or on another day. The speed of a 2-CPU
-// virtual machine differs from boot to boot, and between runs of one boot
-// made hours apart, by more than the differences worth knowing, so a
-// result must rest on more than one machine state.
+// virtual machine differs from boot to boot, and may differ between runs
+// of one boot made at other times, by more than the differences worth
+// knowing, so a result must rest on more than one machine state.
 const minPoolRuns = 3
 
 // session names what a run shares with the runs made on the same boot on
 // the same UTC day: its boot ID and that day, or, for a run that did not
 // record a boot ID (a bundle's, or one made before runs recorded it), the
 // day alone. Runs of one boot made on different days are different
-// sessions: a virtual machine may stay up for days.
+// sessions: a virtual machine may stay up for days, and the UTC day is
+// what stands for "another time" then.
 func (p PooledRun) session() string {
-	day := "day " + p.Start.UTC().Format("2006-01-02")
+	day := p.Start.UTC().Format("2006-01-02")
 	if p.Boot != "" {
-		return "boot " + p.Boot + ", " + day
+		return "boot " + p.Boot + " on " + day
 	}
-	return day
+	return "day " + day
 }
 
 // poolSpan says how many boots and days the runs span, for the pages of
-// a pool: a pool whose runs share one boot has not seen how a reboot
-// moves the results, and its page says so.
+// a pool.
 func poolSpan(runs []PooledRun) string {
 	boots, days := map[string]bool{}, map[string]bool{}
 	unknown := false
@@ -105,16 +105,25 @@ func poolSpan(runs []PooledRun) string {
 	text := fmt.Sprintf("made on %s", plural(len(days), "day"))
 	switch {
 	case unknown && len(boots) == 0:
-		text += ", boots not recorded"
+		return text + ", boots not recorded"
 	case unknown:
-		text += fmt.Sprintf(" and at least %s", plural(len(boots), "boot"))
-	default:
-		text += fmt.Sprintf(" and %s", plural(len(boots), "boot"))
+		return text + fmt.Sprintf(" and at least %s", plural(len(boots), "boot"))
 	}
-	if !unknown && len(boots) == 1 && len(runs) > 1 {
-		text += " of the machine: how a reboot moves the results is not in this pool"
+	return text + fmt.Sprintf(" and %s", plural(len(boots), "boot"))
+}
+
+// poolRebootNote is, for a pool of runs that all recorded one boot, a
+// sentence saying that the pool has not seen a reboot; otherwise "".
+func poolRebootNote(runs []PooledRun) string {
+	for _, r := range runs {
+		if r.Boot == "" || r.Boot != runs[0].Boot {
+			return ""
+		}
 	}
-	return text
+	if len(runs) < 2 {
+		return ""
+	}
+	return "Its runs share one boot of the machine, so how a reboot moves the results is not in this pool."
 }
 
 // poolTooWeak says why the runs a pool joins cannot stand as a result:

@@ -160,6 +160,9 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 		for _, p := range r.Pooled {
 			fmt.Fprintf(&b, "  - %s: commit %s, started %s, count %d\n", p.Name, p.Commit, p.Start.Format(time.RFC3339), p.Count)
 		}
+		if note := poolRebootNote(r.Pooled); note != "" {
+			fmt.Fprintf(&b, "- %s\n", note)
+		}
 	}
 	b.WriteString("\n")
 

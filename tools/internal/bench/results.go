@@ -243,6 +243,9 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 	b.WriteString("# Benchmark results\n\n")
 	fmt.Fprintf(&b, "Written by `./bench.bash -results -base %s` from the published pool of the fork on %s in\n[%s/pooled/](%s/pooled/README.md); do not edit.\n\n", base, base, rel, rel)
 	fmt.Fprintf(&b, "- pool %s of %d runs, %s: %s\n", rec.Name, len(rec.Pooled), poolSpan(rec.Pooled), pooledRuns(rec))
+	if note := poolRebootNote(rec.Pooled); note != "" {
+		fmt.Fprintf(&b, "- %s\n", note)
+	}
 	fmt.Fprintf(&b, "- host: %s\n", rec.Host)
 	fmt.Fprintf(&b, "- %d samples per median (%s); benchtime %s; GOMAXPROCS %s\n", rec.Count, plural(len(rec.Pooled), "run"), rec.Benchtime, joinInts(rec.CPUs))
 	var tcs []string
