@@ -84,7 +84,7 @@ func Publish(root, from string, stdout io.Writer) error {
 		return err
 	}
 	if len(rec.Pooled) == 0 {
-		page = withSingleRunNote(page, singleRunNote(rec.Suite, dst, filepath.Join(root, "bench")))
+		page = withSingleRunNote(page, singleRunNote(rec.Suite, dst, filepath.Join(root, "bench"), pooledSameMutex(root, dst, rec)))
 	}
 	page += reproduceText(rec)
 	if err := os.WriteFile(filepath.Join(dst, reportIndex), []byte(page), 0o666); err != nil {
@@ -103,10 +103,12 @@ func Publish(root, from string, stdout io.Writer) error {
 
 // singleRunNote heads the published page, in the folder dir, of a single
 // run, whose verdicts the next run of the same code may not repeat. It
-// points to the pool published beside it (dir/pooled/) if there is one,
-// and otherwise to how a pool is made, in benchDir's README.md. The page
-// of a run of bench/ is bench/report/<base>/README.md.
-func singleRunNote(suite, dir, benchDir string) string {
+// points to the pool published beside it (dir/pooled/) if there is one
+// and it measured the run's mutex (sameMutex), and otherwise to how a
+// pool is made, in benchDir's README.md, saying whether pooled/ holds a
+// pool of another mutex. The page of a run of bench/ is
+// bench/report/<base>/README.md.
+func singleRunNote(suite, dir, benchDir string, sameMutex bool) string {
 	link := func(file string) string {
 		rel, err := filepath.Rel(dir, filepath.Join(benchDir, file))
 		if err != nil {
@@ -115,7 +117,11 @@ func singleRunNote(suite, dir, benchDir string) string {
 		return filepath.ToSlash(rel)
 	}
 	note := "> One run. Runs of the same code disagree on results that are close, so\n"
-	if isFile(filepath.Join(dir, "pooled", reportIndex)) {
+	pooled := isFile(filepath.Join(dir, "pooled", reportIndex))
+	if pooled && !sameMutex {
+		return note + "> a result is a pool of runs made on different boots or days\n> ([pooling runs](" + link("README.md") + "#pooling-runs)), and none of this run's mutex\n> is published yet: [pooled/](pooled/README.md) measured another.\n\n"
+	}
+	if pooled {
 		note += "> the repository's results are those of the pool in [pooled/](pooled/README.md)"
 		if suite == "" {
 			note += ",\n> which [bench/RESULTS.md](" + link("RESULTS.md") + ") condenses when it names this base"
@@ -123,6 +129,18 @@ func singleRunNote(suite, dir, benchDir string) string {
 		return note + ".\n\n"
 	}
 	return note + "> a result is a pool of runs made on different boots or days\n> ([pooling runs](" + link("README.md") + "#pooling-runs)), and none is in pooled/ yet.\n\n"
+}
+
+// pooledSameMutex reports whether the pool published in dir/pooled/
+// measured the mutex that rec measured; false if either is unknown.
+func pooledSameMutex(root, dir string, rec Record) bool {
+	pool, err := ReadRecord(filepath.Join(dir, "pooled"))
+	if err != nil {
+		return false
+	}
+	a, errA := publishedMutexCode(root, pool)
+	b, errB := publishedMutexCode(root, rec)
+	return errA == nil && errB == nil && a.SHA256 == b.SHA256
 }
 
 // withSingleRunNote puts note under the page's title.

@@ -223,7 +223,11 @@ func TestPublishedSingleRunsCarryTheNote(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := filepath.Join(root, filepath.FromSlash(c.dir))
-			if !strings.Contains(string(page), singleRunNote(c.suite, dir, filepath.Join(root, "bench"))) || !strings.Contains(string(page), "- the fork's base: "+base+"\n") {
+			rec, err := ReadRecord(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(page), singleRunNote(c.suite, dir, filepath.Join(root, "bench"), pooledSameMutex(root, dir, rec))) || !strings.Contains(string(page), "- the fork's base: "+base+"\n") {
 				t.Errorf("%s/%s lacks the single-run note or the line naming the fork's base", c.dir, reportIndex)
 			}
 		}
@@ -241,7 +245,7 @@ func TestSingleRunNote(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	note := singleRunNote("runtime", dir, bench)
+	note := singleRunNote("runtime", dir, bench, false)
 	if strings.Contains(note, "](pooled/") || !strings.Contains(note, "(../../../README.md#pooling-runs)") {
 		t.Errorf("note without a pool = %q", note)
 	}
@@ -251,11 +255,16 @@ func TestSingleRunNote(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "pooled", reportIndex), []byte("# pool\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	if note := singleRunNote("runtime", dir, bench); !strings.Contains(note, "[pooled/](pooled/README.md)") || strings.Contains(note, "RESULTS.md") {
+	if note := singleRunNote("runtime", dir, bench, true); !strings.Contains(note, "the repository's results are those of the pool in [pooled/](pooled/README.md)") || strings.Contains(note, "RESULTS.md") {
 		t.Errorf("note with a pool = %q", note)
 	}
-	if note := singleRunNote("", dir, bench); !strings.Contains(note, "RESULTS.md") {
+	if note := singleRunNote("", dir, bench, true); !strings.Contains(note, "RESULTS.md") {
 		t.Errorf("note of bench/'s run with a pool = %q", note)
+	}
+	// A pool of another mutex is not the run's result.
+	if note := singleRunNote("", dir, bench, false); strings.Contains(note, "the repository's results") || strings.Contains(note, "RESULTS.md") ||
+		!strings.Contains(note, "none of this run's mutex\n> is published yet: [pooled/](pooled/README.md) measured another") {
+		t.Errorf("note with a pool of another mutex = %q", note)
 	}
 }
 
