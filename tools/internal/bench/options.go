@@ -96,6 +96,7 @@ type Options struct {
 	Timeout      time.Duration // -test.timeout for one run of one test binary
 	Publish      string        // if set, publish this finished run instead of running (see Publish)
 	Keep         string        // if set, keep this finished run's raw output instead of running (see Keep)
+	Confirm      string        // if set, check the published pool against this second pool instead of running (see Confirm)
 	Pool         []string      // if set, pool these finished runs instead of running (see Pool)
 	Results      bool          // write ResultsFile from the published pool instead of running
 	Replot       string        // if set, draw this finished run's plots again from its tables instead of running (see Replot)
@@ -160,7 +161,9 @@ one run: that is how a single full run becomes the published reference.
 (bench/report/<base>/runtime/pooled/ for -runtime runs). bench/results/
 is not committed: -keep RUN copies a run's record and raw output to
 bench/report/<base>/runs/<run>/, which is, and -pool joins kept runs
-like any others.
+like any others. -confirm POOL checks each significant row of the
+published pool against POOL, a second pool of the same code and settings
+made on other days, and writes second-pool.md beside the published pool.
 
 Toolchains: upstream (go1.23.12), spinbit (the fork in goroot/<base>/),
 nospinbit (the fork with GOEXPERIMENT=nospinbitmutex), go1.24 (go1.24.13),
@@ -236,6 +239,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.DurationVar(&o.Timeout, "timeout", 0, "limit for one run of one test binary (default 3m with -quick, 15m otherwise)")
 	fs.StringVar(&o.Publish, "publish", "", "run nothing: copy the tables and plots of the finished full run in this folder (relative to the repository root, such as bench/results/latest) to "+ReportDir+"/<base>/, which is committed")
 	fs.StringVar(&o.Keep, "keep", "", "run nothing: copy the record and raw output of the finished full run in this folder (relative to the repository root, such as bench/results/latest) to "+ReportDir+"/<base>/runs/<run>/, which is committed, so that -pool can join it with runs made on other boots or days after bench/results/ is gone")
+	fs.StringVar(&o.Confirm, "confirm", "", "run nothing: check every significant row of the pool published for the suite and base of the pool in this folder (relative to the repository root; a -pool of at least 3 runs of the same code and settings, made on days none of the published pool's runs were) against it, and write "+secondPoolFile+" beside the published pool (and "+ResultsFile+" again, marking the rows the second pool did not confirm)")
 	fs.BoolVar(&o.Results, "results", false, "run nothing: write "+ResultsFile+", the significant differences and missed targets of the pool of -base published in "+ReportDir+"/<base>/pooled/ (-publish of a pool does it too)")
 	fs.StringVar(&o.Replot, "replot", "", "run nothing: draw the plots of the finished or published run in this folder (relative to the repository root, such as "+ReportDir+"/go1.23.12/pooled) again from its benchstat tables, for a run whose raw output is gone; the whiskers then show benchstat's confidence intervals")
 	fs.StringVar(&o.Bundle, "bundle", "", "run nothing: build a benchmark bundle per -goarch into this new folder (relative to the repository root): spinbit-bench-<goarch>.tar.gz, test binaries of every toolchain with a sh runner, to measure machines without this repository")
@@ -290,6 +294,12 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	if o.Results {
 		if other := flagsSetBut(fs, "results", "root", "base"); len(other) > 0 {
 			return Options{}, fmt.Errorf("-results runs nothing, so %s would have no effect: leave it out", strings.Join(other, " "))
+		}
+		return o, nil
+	}
+	if o.Confirm != "" {
+		if other := flagsSetBut(fs, "confirm", "root"); len(other) > 0 {
+			return Options{}, fmt.Errorf("-confirm runs nothing, so %s would have no effect: leave it out", strings.Join(other, " "))
 		}
 		return o, nil
 	}

@@ -108,6 +108,7 @@ func TestParseFlagsErrors(t *testing.T) {
 		{[]string{"-publish", "bench/results/latest", "-quick", "-count", "2"}, "-count -quick would have no effect"},
 		{[]string{"-pool", "bench/results/a,bench/results/b", "-cpu", "4"}, "-pool runs nothing, so -cpu would have no effect"},
 		{[]string{"-pool", ",", "-out", "x"}, "name at least one run folder"},
+		{[]string{"-confirm", "bench/results/pooled-x", "-base", "go1.27.4"}, "-confirm runs nothing, so -base would have no effect"},
 	} {
 		_, err := ParseFlags(c.args, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -116,6 +117,9 @@ func TestParseFlagsErrors(t *testing.T) {
 	}
 	if o, err := ParseFlags([]string{"-root", "/r", "-publish", "x"}, io.Discard); err != nil || o.Publish != "x" || o.Root != "/r" {
 		t.Errorf("-root /r -publish x: %+v, %v; want both kept", o, err)
+	}
+	if o, err := ParseFlags([]string{"-root", "/r", "-confirm", "x"}, io.Discard); err != nil || o.Confirm != "x" || o.Root != "/r" {
+		t.Errorf("-root /r -confirm x: %+v, %v; want both kept", o, err)
 	}
 	if o, err := ParseFlags([]string{"-pool", "a, b", "-out", "p", "-root", "/r"}, io.Discard); err != nil || len(o.Pool) != 2 || o.Pool[1] != "b" || o.Out != "p" {
 		t.Errorf("-pool 'a, b' -out p: %+v, %v; want runs a and b, -out kept", o, err)

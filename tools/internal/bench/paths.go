@@ -49,7 +49,7 @@ func resolvePaths(o *Options) (string, error) {
 	if o.Out != "" && !filepath.IsAbs(o.Out) {
 		o.Out = filepath.Join(root, o.Out)
 	}
-	for _, d := range []*string{&o.Replot, &o.Bundle, &o.Report, &o.Keep} {
+	for _, d := range []*string{&o.Replot, &o.Bundle, &o.Report, &o.Keep, &o.Confirm} {
 		if *d != "" && !filepath.IsAbs(*d) {
 			*d = filepath.Join(root, *d)
 		}

@@ -90,28 +90,8 @@ func poolable(recs []Record, changed changedFunc) error {
 		}
 	}
 	for _, r := range recs[1:] {
-		differ := func(what string, a, b any) error {
+		if what, a, b := settingsDiffer(first, r); what != "" {
 			return fmt.Errorf("%s and %s differ in %s (%v against %v); pool only runs made with the same settings", first.Name, r.Name, what, a, b)
-		}
-		switch {
-		case r.Suite != first.Suite:
-			return differ("suite", suiteName(first.Suite), suiteName(r.Suite))
-		case r.ForkBase() != first.ForkBase():
-			return differ("the fork's base", first.ForkBase(), r.ForkBase())
-		case r.Mode != first.Mode:
-			return differ("mode", first.Mode, r.Mode)
-		case r.Bench != first.Bench:
-			return differ("-bench", first.Bench, r.Bench)
-		case r.Benchtime != first.Benchtime:
-			return differ("-benchtime", first.Benchtime, r.Benchtime)
-		case !slices.Equal(r.CPUs, first.CPUs):
-			return differ("-cpu", joinInts(first.CPUs), joinInts(r.CPUs))
-		case r.Host != first.Host:
-			return differ("host", first.Host, r.Host)
-		case r.Interleave != first.Interleave:
-			return differ("interleaving", interleaveNote(first.Interleave), interleaveNote(r.Interleave))
-		case !sameToolchains(first.Toolchains, r.Toolchains):
-			return differ("toolchains", toolchainList(first.Toolchains), toolchainList(r.Toolchains))
 		}
 		if r.Provenance.Commit == first.Provenance.Commit {
 			continue
@@ -126,6 +106,33 @@ func poolable(recs []Record, changed changedFunc) error {
 		}
 	}
 	return nil
+}
+
+// settingsDiffer names the first setting in which the runs first and r
+// differ, with first's value and r's, or returns "" if they were made with
+// the same settings on the same host.
+func settingsDiffer(first, r Record) (what string, a, b any) {
+	switch {
+	case r.Suite != first.Suite:
+		return "suite", suiteName(first.Suite), suiteName(r.Suite)
+	case r.ForkBase() != first.ForkBase():
+		return "the fork's base", first.ForkBase(), r.ForkBase()
+	case r.Mode != first.Mode:
+		return "mode", first.Mode, r.Mode
+	case r.Bench != first.Bench:
+		return "-bench", first.Bench, r.Bench
+	case r.Benchtime != first.Benchtime:
+		return "-benchtime", first.Benchtime, r.Benchtime
+	case !slices.Equal(r.CPUs, first.CPUs):
+		return "-cpu", joinInts(first.CPUs), joinInts(r.CPUs)
+	case r.Host != first.Host:
+		return "host", first.Host, r.Host
+	case r.Interleave != first.Interleave:
+		return "interleaving", interleaveNote(first.Interleave), interleaveNote(r.Interleave)
+	case !sameToolchains(first.Toolchains, r.Toolchains):
+		return "toolchains", toolchainList(first.Toolchains), toolchainList(r.Toolchains)
+	}
+	return "", nil, nil
 }
 
 func suiteName(s string) string {

@@ -213,6 +213,16 @@ func TestPublishPooled(t *testing.T) {
 			t.Errorf("%s after publishing a pool lacks %q: %v\n%s", ResultsFile, want, err, results)
 		}
 	}
+	// A second pool's check of the pool published before does not
+	// outlive it.
+	stale := filepath.Join(root, filepath.FromSlash(BaseReportDir("go1.27.3")), "pooled", secondPoolFile)
+	os.WriteFile(stale, []byte(secondPoolTitle+"\n"), 0o666)
+	if err := Publish(root, pooled, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Errorf("Publish left %s of the pool it replaced", stale)
+	}
 	report := filepath.Join(root, filepath.FromSlash(BaseReportDir("go1.27.3")))
 	if rec, err := ReadRecord(report); err != nil || rec.Name != "run1" {
 		t.Errorf("%s holds %+v, %v; want the single run, untouched", report, rec.Name, err)

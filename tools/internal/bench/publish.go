@@ -65,7 +65,8 @@ func Publish(root, from string, stdout io.Writer) error {
 	// Remove what the last Publish wrote, so that a workload or table the
 	// new run lacks does not linger. Files it did not write stay.
 	if old, err := ReadRecord(dst); err == nil {
-		for _, f := range reportFiles(old) {
+		// A second pool's check of the old pool is not one of the new.
+		for _, f := range append(reportFiles(old), secondPoolFile) {
 			if err := os.Remove(filepath.Join(dst, filepath.FromSlash(f))); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}

@@ -101,10 +101,15 @@ type pooledReport struct {
 	// (spreadFile); nil for a pool without that page.
 	Spread map[spreadKeyOf]string
 
+	// Second is the verdict of each significant row in a second pool
+	// (secondPoolFile), keyed by benchstat's unit; nil if there is none.
+	Second map[spreadKeyOf]string
+
 	// The -runtime pool, if one is published: the fork against its
 	// experiment off on the runtime's own mutex benchmarks.
 	Runtime         *Record
-	RuntimeVsNoSpin []Table // runtime/pooled/spinbit-vs-nospinbit.txt
+	RuntimeVsNoSpin []Table                // runtime/pooled/spinbit-vs-nospinbit.txt
+	RuntimeSecond   map[spreadKeyOf]string // its second pool's verdicts, as Second
 }
 
 // A peer is a later upstream release the fork is judged against, with
@@ -145,6 +150,9 @@ func readPooledReport(dir string) (pooledReport, error) {
 	if p.Spread, err = readSpread(dir); err != nil {
 		return pooledReport{}, err
 	}
+	if p.Second, err = readSecondPool(dir, rec.Name); err != nil {
+		return pooledReport{}, err
+	}
 	rdir := filepath.Join(dir, "..", "runtime", "pooled")
 	if rrec, err := ReadRecord(rdir); err == nil {
 		data, err := os.ReadFile(filepath.Join(rdir, "spinbit-vs-nospinbit.txt"))
@@ -152,6 +160,9 @@ func readPooledReport(dir string) (pooledReport, error) {
 			return pooledReport{}, fmt.Errorf("the published -runtime pool lacks its table: %v", err)
 		}
 		p.Runtime, p.RuntimeVsNoSpin = &rrec, SplitTables(string(data))
+		if p.RuntimeSecond, err = readSecondPool(rdir, rrec.Name); err != nil {
+			return pooledReport{}, err
+		}
 	}
 	if p.VsUpstream, err = readPoolTable(dir, Comparison{New: "spinbit", Base: "upstream"}); err != nil {
 		return pooledReport{}, err
@@ -261,6 +272,9 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 		fmt.Fprintf(&b, "**Provisional: this pool joins %s, and a result needs at least %d, each made on another boot or day ([README.md](README.md#pooling-runs)). The next run of the same code may not repeat these verdicts.**\n\n", plural(len(rec.Pooled), "run"), minPoolRuns)
 	}
 	b.WriteString("Only differences benchstat finds significant (p < 0.05) are listed; every\nother result is `~`. The targets are those of [README.md](README.md#targets).\nThe last column says how many runs, and how many samples of each\ntoolchain, stand behind the row (two numbers when the samples differ).\n\n")
+	if p.Second != nil {
+		b.WriteString("A row marked **second pool disagrees** changed the other way in a second\npool of the same code made on other days ([second pool](" + strings.TrimPrefix(BaseReportDir(base), "bench/") + "/pooled/" + secondPoolFile + ")):\nit is not a result.\n\n")
+	}
 	if p.Spread != nil {
 		b.WriteString("A row or missed target marked **runs disagree** moved one way in some of\nthe pool's runs and the other way in others ([run to run](" + strings.TrimPrefix(BaseReportDir(base), "bench/") + "/pooled/" + spreadFile + ")):\nthe machine's state decides it, not the code.\n\n")
 	}
@@ -312,7 +326,7 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 		for _, m := range runtimeMetrics {
 			for _, r := range rowsOf(p.RuntimeVsNoSpin, m.unit) {
 				if r.Significant() {
-					fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", m.title, r.Name, r.Base, r.New, r.Delta, r.P, rowSamples(*p.Runtime, r))
+					fmt.Fprintf(&b, "| %s | %s | %s | %s | %s%s | %s | %s |\n", m.title, r.Name, r.Base, r.New, r.Delta, p.runtimeNote(r, m.unit), r.P, rowSamples(*p.Runtime, r))
 				}
 			}
 		}
@@ -323,20 +337,28 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 
 // runsNote marks a row of the fork's comparison with the toolchain base
 // (its benchstat unit unit) whose runs disagreed in sign, some up and
-// some down, or that the spread page lacks; it is empty otherwise, and
-// when the pool has no spread page.
+// some down, or that the spread page lacks, and one that a second pool
+// did not repeat (secondPoolFile); it is empty otherwise, and when the
+// pool has neither page.
 func (p pooledReport) runsNote(base string, r benchRow, unit string) string {
-	if p.Spread == nil {
-		return ""
+	c := Comparison{New: "spinbit", Base: base}.String()
+	note := ""
+	if p.Spread != nil {
+		verdict, ok := p.Spread[spreadKeyOf{c, r.Name, spreadUnitOf(unit)}]
+		switch {
+		case !ok:
+			note += " (runs not compared)"
+		case verdict == spreadMixed:
+			note += " (**runs disagree**)"
+		}
 	}
-	verdict, ok := p.Spread[spreadKeyOf{Comparison{New: "spinbit", Base: base}.String(), r.Name, spreadUnitOf(unit)}]
-	switch {
-	case !ok:
-		return " (runs not compared)"
-	case verdict == spreadMixed:
-		return " (**runs disagree**)"
-	}
-	return ""
+	return note + secondNote(p.Second, Comparison{New: "spinbit", Base: base}, r, unit)
+}
+
+// runtimeNote is runsNote for a row of the -runtime pool's comparison of
+// the fork with its experiment off: only a second pool marks those.
+func (p pooledReport) runtimeNote(r benchRow, unit string) string {
+	return secondNote(p.RuntimeSecond, Comparison{New: "spinbit", Base: "nospinbit"}, r, unit)
 }
 
 // rowSamples says what stands behind a row of the pool rec: its runs and
@@ -400,13 +422,13 @@ func targetMisses(p pooledReport) ([]string, error) {
 	for _, unit := range []string{"max-lock-sec", "max-wait-sec"} {
 		for _, r := range rowsOf(p.RuntimeVsNoSpin, unit) {
 			if r.Significant() && r.Percent() > 0 {
-				out = append(out, fmt.Sprintf("longest wait no worse than the experiment off: %s %s, %s against %s (%s, p=%s)", r.Name, strings.TrimSuffix(unit, "-sec"), r.New, r.Base, r.Delta, r.P))
+				out = append(out, fmt.Sprintf("longest wait no worse than the experiment off: %s %s, %s against %s (%s, p=%s)%s", r.Name, strings.TrimSuffix(unit, "-sec"), r.New, r.Base, r.Delta, r.P, p.runtimeNote(r, unit)))
 			}
 		}
 	}
 	for _, r := range rowsOf(p.RuntimeVsNoSpin, "sec/op") {
 		if r.Workload() == "RuntimeMutexContended" && r.Procs() >= 2 && r.Significant() && r.Percent() > throughputMargin {
-			out = append(out, fmt.Sprintf("throughput within %g%% of the experiment off: %s, %s against %s (%s, p=%s)", throughputMargin, r.Name, r.New, r.Base, r.Delta, r.P))
+			out = append(out, fmt.Sprintf("throughput within %g%% of the experiment off: %s, %s against %s (%s, p=%s)%s", throughputMargin, r.Name, r.New, r.Base, r.Delta, r.P, p.runtimeNote(r, "sec/op")))
 		}
 	}
 	return out, nil
@@ -453,12 +475,12 @@ func throughputMisses(p pooledReport) ([]string, error) {
 	return out, nil
 }
 
-// parseValue reads a median of a benchRow such as "654.0ns", "1.540ms" or
-// "11240.0µs" as a number of the base unit.
+// parseValue reads a median of a benchRow such as "654.0ns", "1.540ms",
+// "11240.0µs" or "5.182Ki" as a number of the base unit.
 func parseValue(s string) (float64, bool) {
 	s = strings.TrimSuffix(s, "s")
 	mult := 1.0
-	for suffix, m := range map[string]float64{"n": 1e-9, "µ": 1e-6, "m": 1e-3, "k": 1e3, "M": 1e6, "G": 1e9} {
+	for suffix, m := range map[string]float64{"n": 1e-9, "µ": 1e-6, "m": 1e-3, "k": 1e3, "M": 1e6, "G": 1e9, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30} {
 		if strings.HasSuffix(s, suffix) {
 			s, mult = strings.TrimSuffix(s, suffix), m
 			break

@@ -30,7 +30,7 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	// -results -base R reads only R's published pool, which outlives the
 	// base: a series that moved to a later point release keeps its last
 	// results until the new base publishes its own.
-	if o.Bundle != "" || !(o.Publish != "" || o.Keep != "" || o.Report != "" || len(o.Pool) > 0 || o.Results && o.Base != "") {
+	if o.Bundle != "" || !(o.Publish != "" || o.Keep != "" || o.Confirm != "" || o.Report != "" || len(o.Pool) > 0 || o.Results && o.Base != "") {
 		if err := resolveBase(root, &o); err != nil {
 			return err
 		}
@@ -47,6 +47,9 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 	}
 	if o.Keep != "" {
 		return Keep(root, o.Keep, stdout)
+	}
+	if o.Confirm != "" {
+		return Confirm(root, o.Confirm, stdout)
 	}
 	if o.Bundle != "" {
 		return BuildBundles(ctx, root, o.Base, o.Bundle, o.GOARCHes, stdout)
