@@ -157,11 +157,34 @@ func writeSpread(dir string, comparisons []Comparison, runs map[string][][]Resul
 	b.WriteString("# Run to run\n\n")
 	fmt.Fprintf(&b, "Each row's change (the new toolchain's median over the base's, less one) in each of the %d runs the pool joins, taken alone, and in the pool. A run is one boot of the machine or one day, so a row whose runs disagree in sign (`mixed`: some up, some down) changes with the machine's state, not with the code, whatever the pooled samples' test says; `agree` means every run moved the same way, `some` that none moved against the others but some did not move (`+0.0%%`) or lack the result (`-`). Metrics: %s.\n\n",
 		len(names), strings.Join(spreadUnits, ", "))
+	type section struct {
+		c    Comparison
+		rows []spreadRow
+	}
+	var sections []section
 	for _, c := range comparisons {
-		rows := spreadRows(c, runs)
-		if len(rows) == 0 {
-			continue
+		if rows := spreadRows(c, runs); len(rows) > 0 {
+			sections = append(sections, section{c, rows})
 		}
+	}
+	// The rows whose runs disagree first: the tables below are long.
+	b.WriteString("Rows whose runs disagree in sign:\n\n")
+	for _, s := range sections {
+		var mixed []string
+		for _, r := range s.rows {
+			if r.Verdict() == spreadMixed {
+				mixed = append(mixed, r.Bench+" "+r.Unit)
+			}
+		}
+		list := "none"
+		if len(mixed) > 0 {
+			list = strings.Join(mixed, ", ")
+		}
+		fmt.Fprintf(&b, "- %s: %d of %d rows: %s\n", s.c, len(mixed), len(s.rows), list)
+	}
+	b.WriteString("\n")
+	for _, s := range sections {
+		c, rows := s.c, s.rows
 		fmt.Fprintf(&b, "## %s\n\n| benchmark | metric | %s | pool | runs |\n|---|---|%s---|---|\n", c, strings.Join(names, " | "), strings.Repeat("---|", len(names)))
 		for _, r := range rows {
 			cells := make([]string, len(r.Runs))

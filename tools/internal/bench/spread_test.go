@@ -74,12 +74,18 @@ func TestWriteSpread(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, spreadFile)); err == nil {
 		t.Error("a pool of one run has a spread page")
 	}
+	// Chan went up in one run and down in the other.
+	runs["go1.27"][0] = append(runs["go1.27"][0], results("Chan", "ns/op", 100)...)
+	runs["go1.27"][1] = append(runs["go1.27"][1], results("Chan", "ns/op", 100)...)
+	runs["spinbit"][0] = append(runs["spinbit"][0], results("Chan", "ns/op", 120)...)
+	runs["spinbit"][1] = append(runs["spinbit"][1], results("Chan", "ns/op", 90)...)
 	name, err := writeSpread(dir, c, runs, []string{"a", "b"})
 	if err != nil || name != spreadFile {
 		t.Fatalf("writeSpread = %q, %v", name, err)
 	}
 	page, _ := os.ReadFile(filepath.Join(dir, spreadFile))
-	for _, want := range []string{"## spinbit vs go1.27", "| benchmark | metric | a | b | pool | runs |", "| Select-4 | ns/op | +20.0% | +10.0% | +15.0% | agree |"} {
+	for _, want := range []string{"## spinbit vs go1.27", "| benchmark | metric | a | b | pool | runs |", "| Select-4 | ns/op | +20.0% | +10.0% | +15.0% | agree |",
+		"| Chan-4 | ns/op | +20.0% | -10.0% | +5.0% | mixed |", "Rows whose runs disagree in sign:\n\n- spinbit vs go1.27: 1 of 2 rows: Chan-4 ns/op\n"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("%s lacks %q:\n%s", spreadFile, want, page)
 		}
