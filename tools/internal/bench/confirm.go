@@ -117,24 +117,22 @@ func secondPoolFits(root string, first, second Record, changed changedFunc) erro
 	if what, a, b := settingsDiffer(first, second); what != "" {
 		return fmt.Errorf("the published pool %s and %s differ in %s (%v against %v): a second pool must be made with the same settings", first.Name, second.Name, what, a, b)
 	}
-	if first.Provenance.Commit != second.Provenance.Commit {
-		files, err := changed(first.Provenance.Commit, second.Provenance.Commit, poolPaths(first.ForkBase())...)
-		if err != nil {
-			return fmt.Errorf("comparing commits %s (%s) and %s (%s): %v", first.Provenance.Commit, first.Name, second.Provenance.Commit, second.Name, err)
-		}
-		if len(files) > 0 {
-			return fmt.Errorf("the published pool %s (commit %s) and %s (commit %s) measured different code: the commits differ in %s; a second pool must measure what the first did",
-				first.Name, first.Provenance.Commit, second.Name, second.Provenance.Commit, strings.Join(files, ", "))
-		}
+	files, err := codeChanges(first, second, changed)
+	if err != nil {
+		return err
+	}
+	if len(files) > 0 {
+		return fmt.Errorf("the published pool %s (commit %s) and %s (commit %s) measured different code: the commits differ in %s; a second pool must measure what the first did",
+			first.Name, first.Provenance.Commit, second.Name, second.Provenance.Commit, strings.Join(files, ", "))
 	}
 	days := map[string]bool{}
 	names := map[string]bool{}
 	for _, r := range first.Pooled {
-		days[r.Start.UTC().Format("2006-01-02")] = true
+		days[r.day()] = true
 		names[r.Name] = true
 	}
 	for _, r := range second.Pooled {
-		day := r.Start.UTC().Format("2006-01-02")
+		day := r.day()
 		switch {
 		case names[r.Name]:
 			return fmt.Errorf("run %s is in both %s and the published pool %s: a second pool joins other runs", r.Name, second.Name, first.Name)
@@ -230,24 +228,12 @@ func sign(v float64) int {
 // secondCounts counts the rows that agree, and says how many of the
 // others have each verdict.
 func secondCounts(rows []secondRow) (agree int, others string) {
-	var parts []string
-	for _, v := range []struct{ verdict, label string }{
-		{secondDisagrees, "disagree"}, {secondUnchanged, "unchanged"}, {secondUnreadable, "unreadable"}, {secondMissing, "missing"},
-	} {
-		n := 0
-		for _, r := range rows {
-			if r.Verdict == v.verdict {
-				n++
-			}
-		}
-		parts = append(parts, fmt.Sprintf("%d %s", n, v.label))
-	}
+	n := map[string]int{}
 	for _, r := range rows {
-		if r.Verdict == secondAgrees {
-			agree++
-		}
+		n[r.Verdict]++
 	}
-	return agree, strings.Join(parts, ", ")
+	return n[secondAgrees], fmt.Sprintf("%d disagree, %d unchanged, %d unreadable, %d missing",
+		n[secondDisagrees], n[secondUnchanged], n[secondUnreadable], n[secondMissing])
 }
 
 // secondPoolMarkdown renders secondPoolFile.

@@ -93,12 +93,9 @@ func poolable(recs []Record, changed changedFunc) error {
 		if what, a, b := settingsDiffer(first, r); what != "" {
 			return fmt.Errorf("%s and %s differ in %s (%v against %v); pool only runs made with the same settings", first.Name, r.Name, what, a, b)
 		}
-		if r.Provenance.Commit == first.Provenance.Commit {
-			continue
-		}
-		files, err := changed(first.Provenance.Commit, r.Provenance.Commit, poolPaths(first.ForkBase())...)
+		files, err := codeChanges(first, r, changed)
 		if err != nil {
-			return fmt.Errorf("comparing commits %s (%s) and %s (%s): %v", first.Provenance.Commit, first.Name, r.Provenance.Commit, r.Name, err)
+			return err
 		}
 		if len(files) > 0 {
 			return fmt.Errorf("%s (commit %s) and %s (commit %s) measured different code: the commits differ in %s; pool only runs of commits that agree in %s (make the runs again from one commit, or from commits that change none of these)",
@@ -106,6 +103,19 @@ func poolable(recs []Record, changed changedFunc) error {
 		}
 	}
 	return nil
+}
+
+// codeChanges lists the files of what a run measures (poolPaths) in which
+// the commits of the runs first and r differ; none if they are one commit.
+func codeChanges(first, r Record, changed changedFunc) ([]string, error) {
+	if r.Provenance.Commit == first.Provenance.Commit {
+		return nil, nil
+	}
+	files, err := changed(first.Provenance.Commit, r.Provenance.Commit, poolPaths(first.ForkBase())...)
+	if err != nil {
+		return nil, fmt.Errorf("comparing commits %s (%s) and %s (%s): %v", first.Provenance.Commit, first.Name, r.Provenance.Commit, r.Name, err)
+	}
+	return files, nil
 }
 
 // settingsDiffer names the first setting in which the runs first and r

@@ -82,12 +82,15 @@ const minPoolRuns = 3
 // sessions: a virtual machine may stay up for days, and the UTC day is
 // what stands for "another time" then.
 func (p PooledRun) session() string {
-	day := p.Start.UTC().Format("2006-01-02")
+	day := p.day()
 	if p.Boot != "" {
 		return "boot " + p.Boot + " on " + day
 	}
 	return "day " + day
 }
+
+// day is the UTC day the run started, as sessions and pages name it.
+func (p PooledRun) day() string { return p.Start.UTC().Format("2006-01-02") }
 
 // poolSpan says how many boots and days the runs span, for the pages of
 // a pool.
@@ -95,7 +98,7 @@ func poolSpan(runs []PooledRun) string {
 	boots, days := map[string]bool{}, map[string]bool{}
 	unknown := false
 	for _, r := range runs {
-		days[r.Start.UTC().Format("2006-01-02")] = true
+		days[r.day()] = true
 		if r.Boot == "" {
 			unknown = true
 		} else {

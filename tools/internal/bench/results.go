@@ -192,11 +192,11 @@ func readPooledReport(dir string) (pooledReport, error) {
 // readPoolTable reads the tables of comparison c from the pool in dir,
 // which must have them.
 func readPoolTable(dir string, c Comparison) ([]Table, error) {
-	data, err := os.ReadFile(filepath.Join(dir, c.File()))
+	tables, err := readComparison(dir, c)
 	if err != nil {
 		return nil, fmt.Errorf("the published pool lacks the table %s (%v): publish a pool of full runs of every toolchain with ./bench.bash -publish", c.File(), err)
 	}
-	return SplitTables(string(data)), nil
+	return tables, nil
 }
 
 // recordedRelease is the release that the toolchain name ran as in the
