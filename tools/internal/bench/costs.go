@@ -25,19 +25,24 @@ import (
 // own vcsw/op and ivcsw/op (getrusage around the timed loop) of the 2N
 // runs go beside them, summarised the same way.
 
-// costsEvents are the perf events counted, in the order of perfCounts.
+// costsEvents are the perf events counted in every process, in the order
+// of perfCounts; each toolchain's uprobes (costs_probes.go) are counted
+// beside them.
 var costsEvents = []string{"syscalls:sys_enter_futex", "syscalls:sys_enter_sched_yield", "context-switches"}
 
-// perfCounts are the counts of costsEvents in one process.
+// perfCounts are the counts of costsEvents in one process, and the sums of
+// its toolchain's uprobes: Claims is -1 when its mutex makes no claims.
 type perfCounts struct {
 	Futex, Yield, Switches int64
+	Sleeps, Claims         int64
 }
 
-// parsePerfStat reads the counts of costsEvents from the output of perf
-// stat -x, (CSV: value, unit, event, run time, share of it counted, ...).
-// An event perf could not count, or one missing, is an error: a zero in
-// its place would read as a mutex that never sleeps.
-func parsePerfStat(r io.Reader) (perfCounts, error) {
+// parsePerfStat reads the counts of costsEvents and of the uprobes tp
+// from the output of perf stat -x, (CSV: value, unit, event, run time,
+// share of it counted, ...). An event perf could not count, or one
+// missing, is an error: a zero in its place would read as a mutex that
+// never sleeps.
+func parsePerfStat(r io.Reader, tp toolchainProbes) (perfCounts, error) {
 	got := map[string]int64{}
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
@@ -63,7 +68,7 @@ func parsePerfStat(r io.Reader) (perfCounts, error) {
 		return perfCounts{}, err
 	}
 	var missing []string
-	for _, e := range costsEvents {
+	for _, e := range append(append([]string(nil), costsEvents...), tp.events()...) {
 		if _, ok := got[e]; !ok {
 			missing = append(missing, e)
 		}
@@ -71,7 +76,17 @@ func parsePerfStat(r io.Reader) (perfCounts, error) {
 	if len(missing) > 0 {
 		return perfCounts{}, fmt.Errorf("perf stat output has no count of %s", strings.Join(missing, ", "))
 	}
-	return perfCounts{Futex: got[costsEvents[0]], Yield: got[costsEvents[1]], Switches: got[costsEvents[2]]}, nil
+	c := perfCounts{Futex: got[costsEvents[0]], Yield: got[costsEvents[1]], Switches: got[costsEvents[2]], Claims: -1}
+	for _, u := range tp.Sleeps {
+		c.Sleeps += got[u.event()]
+	}
+	if tp.Claims != nil {
+		c.Claims = 0
+		for _, u := range tp.Claims {
+			c.Claims += got[u.event()]
+		}
+	}
+	return c, nil
 }
 
 // perfFix turns what perf stat printed when it refused to count into the
@@ -116,6 +131,8 @@ const (
 	costsFutex = iota
 	costsYield
 	costsSwitches
+	costsSleeps
+	costsClaims
 	costsVcsw
 	costsIvcsw
 	numCostsMetrics
@@ -125,6 +142,8 @@ var costsMetricTitles = [numCostsMetrics]string{
 	"futex calls per op (perf: syscalls:sys_enter_futex)",
 	"sched_yield calls per op (perf: syscalls:sys_enter_sched_yield)",
 	"context switches per op (perf: context-switches)",
+	"mutex sleeps per op (uprobes: the mutex's call of semasleep or futexsleep)",
+	"claims per op (uprobes: an M became the heir of a claim; only the fork's mutex claims)",
 	"voluntary context switches per op (the benchmark's vcsw/op, getrusage)",
 	"involuntary context switches per op (the benchmark's ivcsw/op, getrusage)",
 }
@@ -147,6 +166,11 @@ func pairSample(a, b costsRun) (costsSample, error) {
 	s.Values[costsFutex] = float64(b.Counts.Futex-a.Counts.Futex) / d
 	s.Values[costsYield] = float64(b.Counts.Yield-a.Counts.Yield) / d
 	s.Values[costsSwitches] = float64(b.Counts.Switches-a.Counts.Switches) / d
+	s.Values[costsSleeps] = float64(b.Counts.Sleeps-a.Counts.Sleeps) / d
+	s.Values[costsClaims] = math.NaN()
+	if a.Counts.Claims >= 0 && b.Counts.Claims >= 0 {
+		s.Values[costsClaims] = float64(b.Counts.Claims-a.Counts.Claims) / d
+	}
 	s.Values[costsVcsw] = b.Vcsw
 	s.Values[costsIvcsw] = b.Ivcsw
 	return s, nil
@@ -164,7 +188,9 @@ type costsKey struct {
 }
 
 // summarizeCosts takes the median and range of each metric over the
-// samples of each toolchain at each slot.
+// samples of each toolchain at each slot. A metric the toolchain does not
+// have (NaN: claims of a mutex that makes none) gives a cell of no
+// samples.
 func summarizeCosts(samples []costsSample) map[costsKey][numCostsMetrics]costsCell {
 	by := map[costsKey][]costsSample{}
 	for _, s := range samples {
@@ -175,9 +201,14 @@ func summarizeCosts(samples []costsSample) map[costsKey][numCostsMetrics]costsCe
 	for k, ss := range by {
 		var cells [numCostsMetrics]costsCell
 		for m := range cells {
-			vs := make([]float64, len(ss))
-			for i, s := range ss {
-				vs[i] = s.Values[m]
+			var vs []float64
+			for _, s := range ss {
+				if !math.IsNaN(s.Values[m]) {
+					vs = append(vs, s.Values[m])
+				}
+			}
+			if len(vs) == 0 {
+				continue
 			}
 			sort.Float64s(vs)
 			cells[m] = costsCell{Median: median(vs), Lo: vs[0], Hi: vs[len(vs)-1], N: len(vs)}
@@ -224,6 +255,7 @@ type costsHeader struct {
 func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []string, cells map[costsKey][numCostsMetrics]costsCell) {
 	fmt.Fprintf(w, "# Mechanism costs per op: %s\n\n", h.Name)
 	fmt.Fprintf(w, "- counted by `perf stat -e %s` over the whole process of each test binary run\n", strings.Join(costsEvents, ","))
+	fmt.Fprintf(w, "- mutex sleeps and claims: perf counts uprobes on the mutex's own instructions, found in each test binary's disassembly: its call of `semasleep` (go1.24 and later, the fork) or `futexsleep` (go1.23, the tristate mutex) that puts an M to sleep, and the fork's store that makes an M the heir; — where a mutex makes no claims. A uprobe traps into the kernel each time it is hit, so the times per op of these runs are not a timed run's\n")
 	fmt.Fprintf(w, "- per op: each benchmark at each GOMAXPROCS ran with N and 2N iterations (`-test.benchtime=Nx`); the difference of the two counts over N takes out start-up, the testing package's first run of one iteration and exit. N:")
 	names := make([]string, 0, len(h.Iters))
 	for n := range h.Iters {
@@ -290,6 +322,10 @@ func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []stri
 					continue
 				}
 				cell := c[m]
+				if cell.N == 0 {
+					fmt.Fprintf(w, " — |")
+					continue
+				}
 				ns = append(ns, cell.N)
 				fmt.Fprintf(w, " %s (%s…%s) |", formatCount(cell.Median), formatCount(cell.Lo), formatCount(cell.Hi))
 			}
@@ -320,11 +356,16 @@ func runsNote(ns []int) string {
 }
 
 // costsCSVHeader names the columns of costs.csv, one line per run.
-const costsCSVHeader = "repetition,toolchain,benchmark,gomaxprocs,iterations,futex,sched_yield,context_switches,vcsw_per_op,ivcsw_per_op,ns_per_op"
+// claims is empty for a mutex that makes none.
+const costsCSVHeader = "repetition,toolchain,benchmark,gomaxprocs,iterations,futex,sched_yield,context_switches,mutex_sleeps,claims,vcsw_per_op,ivcsw_per_op,ns_per_op"
 
 func (r costsRun) csv() string {
-	return fmt.Sprintf("%d,%s,%s,%d,%d,%d,%d,%d,%g,%g,%g", r.Rep+1, r.Toolchain, r.Slot.Bench, r.Slot.CPU, r.Iters,
-		r.Counts.Futex, r.Counts.Yield, r.Counts.Switches, r.Vcsw, r.Ivcsw, r.NsPerOp)
+	claims := ""
+	if r.Counts.Claims >= 0 {
+		claims = strconv.FormatInt(r.Counts.Claims, 10)
+	}
+	return fmt.Sprintf("%d,%s,%s,%d,%d,%d,%d,%d,%d,%s,%g,%g,%g", r.Rep+1, r.Toolchain, r.Slot.Bench, r.Slot.CPU, r.Iters,
+		r.Counts.Futex, r.Counts.Yield, r.Counts.Switches, r.Counts.Sleeps, claims, r.Vcsw, r.Ivcsw, r.NsPerOp)
 }
 
 // costsResult picks the result of slot s from a run's results, and checks

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -93,7 +94,8 @@ func costsFlags(o *Options, set map[string]bool) error {
 	return nil
 }
 
-// checkPerf fails, naming the fix, unless perf can count costsEvents.
+// checkPerf fails, naming the fix, unless perf can count costsEvents and
+// this user may define uprobes.
 func checkPerf(ctx context.Context) error {
 	if _, err := exec.LookPath("perf"); err != nil {
 		return errors.New("-costs needs perf on PATH, which is missing: install it (Debian: apt-get install linux-perf; Ubuntu: apt-get install linux-tools-generic)")
@@ -115,10 +117,15 @@ func checkPerf(ctx context.Context) error {
 		return err
 	}
 	defer f.Close()
-	if _, err := parsePerfStat(f); err != nil {
+	if _, err := parsePerfStat(f, toolchainProbes{}); err != nil {
 		return fmt.Errorf("perf stat probe: %v", err)
 	}
-	return nil
+	// The uprobes: tracefs must have them, and this user may define them.
+	file, err := uprobeEventsFile()
+	if err != nil {
+		return err
+	}
+	return removeUprobes(file)
 }
 
 // costsPlan describes the runs a -costs run makes and their estimated
@@ -164,6 +171,11 @@ func runCosts(ctx context.Context, outDir string, tcs []*prepared, o Options, na
 			return err
 		}
 	}
+	probes, err := defineUprobes(ctx, tcs)
+	if err != nil {
+		return err
+	}
+	defer probes.remove()
 	csvPath := filepath.Join(outDir, "costs.csv")
 	csvFile, err := os.Create(csvPath)
 	if err != nil {
@@ -185,7 +197,7 @@ func runCosts(ctx context.Context, outDir string, tcs []*prepared, o Options, na
 			}
 			var pair [2]costsRun
 			for i, it := range order {
-				r, err := perfRun(ctx, p, o, t.Slot, it)
+				r, err := perfRun(ctx, p, probes.of[p.Name], o, t.Slot, it)
 				if err != nil {
 					return fmt.Errorf("repetition %d of %d: %w", rep+1, o.Count, err)
 				}
@@ -226,10 +238,53 @@ func runCosts(ctx context.Context, outDir string, tcs []*prepared, o Options, na
 	return nil
 }
 
+// definedUprobes are the uprobes of a -costs run, by toolchain.
+type definedUprobes struct {
+	file string
+	of   map[string]toolchainProbes
+}
+
+// defineUprobes finds each toolchain's probes in its test binary and
+// defines them.
+func defineUprobes(ctx context.Context, tcs []*prepared) (*definedUprobes, error) {
+	file, err := uprobeEventsFile()
+	if err != nil {
+		return nil, err
+	}
+	d := &definedUprobes{file: file, of: map[string]toolchainProbes{}}
+	var all []uprobe
+	for _, p := range tcs {
+		mp, err := probeBinary(ctx, p, runtime.GOARCH)
+		if err != nil {
+			return nil, err
+		}
+		tp, err := makeUprobes(p.Name, p.Binary, mp)
+		if err != nil {
+			return nil, err
+		}
+		d.of[p.Name] = tp
+		all = append(all, tp.Sleeps...)
+		all = append(all, tp.Claims...)
+	}
+	if err := addUprobes(file, all); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// remove removes the run's uprobes, saying so if it cannot: they would
+// stay defined until the next -costs run or a reboot.
+func (d *definedUprobes) remove() {
+	if err := removeUprobes(d.file); err != nil {
+		fmt.Fprintf(os.Stderr, "warning: the uprobes of group %s stay in %s: %v\n", uprobeGroup, d.file, err)
+	}
+}
+
 // perfRun runs a toolchain's test binary for one slot with iters
-// iterations under perf stat, appending its output to the toolchain's raw
-// file, and returns the counts and the benchmark's own figures.
-func perfRun(ctx context.Context, p *prepared, o Options, s slot, iters int) (costsRun, error) {
+// iterations under perf stat, counting costsEvents and the toolchain's
+// uprobes tp, appending its output to the toolchain's raw file, and
+// returns the counts and the benchmark's own figures.
+func perfRun(ctx context.Context, p *prepared, tp toolchainProbes, o Options, s slot, iters int) (costsRun, error) {
 	r := costsRun{Toolchain: p.Name, Slot: s, Iters: iters}
 	raw, err := os.OpenFile(p.Raw, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
@@ -245,7 +300,8 @@ func perfRun(ctx context.Context, p *prepared, o Options, s slot, iters int) (co
 
 	ro := o
 	ro.Benchtime = strconv.Itoa(iters) + "x"
-	args := append([]string{"stat", "-x,", "-o", perfOut.Name(), "-e", strings.Join(costsEvents, ","), "--", p.Binary}, runArgs(ro, s)...)
+	events := append(append([]string(nil), costsEvents...), tp.events()...)
+	args := append([]string{"stat", "-x,", "-o", perfOut.Name(), "-e", strings.Join(events, ","), "--", p.Binary}, runArgs(ro, s)...)
 	cmd := exec.CommandContext(ctx, "perf", args...)
 	cmd.Dir = p.PkgDir
 	cmd.Env = runEnv(os.Environ())
@@ -261,7 +317,7 @@ func perfRun(ctx context.Context, p *prepared, o Options, s slot, iters int) (co
 		return r, err
 	}
 	defer f.Close()
-	if r.Counts, err = parsePerfStat(f); err != nil {
+	if r.Counts, err = parsePerfStat(f, tp); err != nil {
 		return r, fmt.Errorf("toolchain %s: %s at GOMAXPROCS %d: %v", p.Name, s.Bench, s.CPU, err)
 	}
 	results, err := ParseOutput(&out)

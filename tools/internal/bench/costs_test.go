@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -23,11 +24,11 @@ func TestParsePerfStat(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	got, err := parsePerfStat(f)
+	got, err := parsePerfStat(f, toolchainProbes{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (perfCounts{Futex: 373, Yield: 117, Switches: 359}); got != want {
+	if want := (perfCounts{Futex: 373, Yield: 117, Switches: 359, Claims: -1}); got != want {
 		t.Errorf("parsePerfStat(select8.csv) = %+v, want %+v", got, want)
 	}
 
@@ -43,7 +44,7 @@ func TestParsePerfStat(t *testing.T) {
 		{"a line that is not CSV", "Performance counter stats for 'true':\n", "not a CSV line"},
 		{"a count that is not a number", "12k,,syscalls:sys_enter_futex,1,100.00,,\n", `count "12k" of syscalls:sys_enter_futex`},
 	} {
-		_, err := parsePerfStat(strings.NewReader(bad.input))
+		_, err := parsePerfStat(strings.NewReader(bad.input), toolchainProbes{})
 		if err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%s: error %v, want one containing %q", bad.name, err, bad.want)
 		}
@@ -74,9 +75,9 @@ func TestPerfFix(t *testing.T) {
 
 func TestPairSample(t *testing.T) {
 	sl := slot{"BenchmarkSelect", 8}
-	short := costsRun{Toolchain: "spinbit", Slot: sl, Iters: 1000, Counts: perfCounts{Futex: 400, Yield: 100, Switches: 350}, Vcsw: 0.9, Ivcsw: 0.8}
-	long := costsRun{Toolchain: "spinbit", Slot: sl, Iters: 2000, Counts: perfCounts{Futex: 900, Yield: 130, Switches: 340}, Vcsw: 0.02, Ivcsw: 0.01}
-	want := [numCostsMetrics]float64{0.5, 0.03, -0.01, 0.02, 0.01}
+	short := costsRun{Toolchain: "spinbit", Slot: sl, Iters: 1000, Counts: perfCounts{Futex: 400, Yield: 100, Switches: 350, Sleeps: 30, Claims: 2}, Vcsw: 0.9, Ivcsw: 0.8}
+	long := costsRun{Toolchain: "spinbit", Slot: sl, Iters: 2000, Counts: perfCounts{Futex: 900, Yield: 130, Switches: 340, Sleeps: 80, Claims: 5}, Vcsw: 0.02, Ivcsw: 0.01}
+	want := [numCostsMetrics]float64{0.5, 0.03, -0.01, 0.05, 0.003, 0.02, 0.01}
 	for _, order := range [][2]costsRun{{short, long}, {long, short}} {
 		s, err := pairSample(order[0], order[1])
 		if err != nil {
@@ -87,6 +88,11 @@ func TestPairSample(t *testing.T) {
 				t.Errorf("pairSample(iterations %d, %d): %s = %v, want %v", order[0].Iters, order[1].Iters, costsMetricTitles[m], s.Values[m], want[m])
 			}
 		}
+	}
+	// A mutex that makes no claims has no claims per op, not zero.
+	short.Counts.Claims, long.Counts.Claims = -1, -1
+	if s, err := pairSample(short, long); err != nil || !math.IsNaN(s.Values[costsClaims]) || s.Values[costsSleeps] != 0.05 {
+		t.Errorf("pairSample without claims: %v, %v; want NaN claims and 0.05 sleeps", s.Values, err)
 	}
 	if _, err := pairSample(short, short); err == nil || !strings.Contains(err.Error(), "two different counts") {
 		t.Errorf("a pair of equal iterations: error %v", err)
@@ -121,12 +127,12 @@ func TestPairFromOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, err := pairSample(
-		costsRun{Toolchain: "spinbit", Slot: sl, Iters: 20000, Counts: perfCounts{610, 469, 213}, Vcsw: short.Values["vcsw/op"], Ivcsw: short.Values["ivcsw/op"]},
-		costsRun{Toolchain: "spinbit", Slot: sl, Iters: 40000, Counts: perfCounts{1122, 913, 262}, Vcsw: long.Values["vcsw/op"], Ivcsw: long.Values["ivcsw/op"]})
+		costsRun{Toolchain: "spinbit", Slot: sl, Iters: 20000, Counts: perfCounts{610, 469, 213, 100, 4}, Vcsw: short.Values["vcsw/op"], Ivcsw: short.Values["ivcsw/op"]},
+		costsRun{Toolchain: "spinbit", Slot: sl, Iters: 40000, Counts: perfCounts{1122, 913, 262, 140, 6}, Vcsw: long.Values["vcsw/op"], Ivcsw: long.Values["ivcsw/op"]})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := [numCostsMetrics]float64{0.0256, 0.0222, 0.00245, 0.0022, 0.0015}; s.Values != want {
+	if want := [numCostsMetrics]float64{0.0256, 0.0222, 0.00245, 0.002, 0.0001, 0.0022, 0.0015}; s.Values != want {
 		t.Errorf("per op %v, want %v", s.Values, want)
 	}
 	if _, err := costsResult(rs[:1], sl, 40000); err == nil || !strings.Contains(err.Error(), "ran 20000 iterations, not the 40000") {
@@ -157,6 +163,7 @@ func TestSummarizeCosts(t *testing.T) {
 	for _, v := range []float64{5, 1, 3} {
 		s := costsSample{Toolchain: "go1.27", Slot: sl}
 		s.Values[costsSwitches] = v
+		s.Values[costsClaims] = math.NaN() // go1.27's mutex makes no claims
 		samples = append(samples, s)
 	}
 
@@ -172,6 +179,12 @@ func TestSummarizeCosts(t *testing.T) {
 	}
 	if got, want := cells[costsKey{"go1.27", sl}][costsSwitches], (costsCell{Median: 3, Lo: 1, Hi: 5, N: 3}); got != want {
 		t.Errorf("go1.27 context switches: %+v, want %+v (the middle one of an odd count)", got, want)
+	}
+	if got := cells[costsKey{"go1.27", sl}][costsClaims]; got.N != 0 {
+		t.Errorf("go1.27 claims: %+v, want no samples", got)
+	}
+	if got, want := cells[costsKey{"spinbit", sl}][costsClaims], (costsCell{N: 4}); got != want {
+		t.Errorf("spinbit claims: %+v, want %+v (zero is a count)", got, want)
 	}
 }
 
@@ -195,6 +208,9 @@ func TestWriteCostsTable(t *testing.T) {
 	set := func(tc string, s slot, futex float64, n int) {
 		var c [numCostsMetrics]costsCell
 		c[costsFutex] = costsCell{Median: futex, Lo: futex / 2, Hi: futex * 2, N: n}
+		if tc == "spinbit" {
+			c[costsClaims] = costsCell{Median: futex / 10, Lo: 0, Hi: futex / 5, N: n}
+		}
 		cells[costsKey{tc, s}] = c
 	}
 	set("upstream", s2, 0.05, 3)
@@ -213,6 +229,9 @@ func TestWriteCostsTable(t *testing.T) {
 		"| Select-2 | 0.0500 (0.0250…0.100) | 0.0200 (0.0100…0.0400) | 3 |",
 		"| Select-8 | 1.50 (0.750…3.00) | 0.500 (0.250…1.00) | 3/2 |",
 		"## involuntary context switches per op",
+		"## claims per op",
+		"| Select-2 | — | 0.00200 (0…0.00400) | 3 |",
+		"- mutex sleeps and claims: perf counts uprobes",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)

@@ -11,6 +11,7 @@ import (
 	"io"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -18,12 +19,22 @@ import (
 type Func struct {
 	Name  string
 	Insts []string // each instruction's text: mnemonic and operands
+	Pos   []Pos    // each instruction's source position and address
 	// Calls lists the functions the block calls or jumps to by name, in
 	// order, once each, the block itself left out.
 	Calls []string
 	// Indirect lists the instructions that call through a register or
 	// memory, whose target the disassembly does not name.
 	Indirect []string
+}
+
+// A Pos is where an instruction is: the source line the disassembly
+// gives it (the base name of the file, as go tool objdump prints it) and
+// its address.
+type Pos struct {
+	File string
+	Line int
+	Addr uint64
 }
 
 // Program is a disassembly: its functions by name.
@@ -33,7 +44,7 @@ var (
 	textLine = regexp.MustCompile(`^TEXT (\S+)\(SB\)`)
 	// An instruction line: file:line, address, encoding, then the
 	// instruction itself, separated by tabs.
-	instLine = regexp.MustCompile(`^\s+\S+:\d+\s+0x[0-9a-f]+\s+[0-9a-f]+\s+(.*?)\s*$`)
+	instLine = regexp.MustCompile(`^\s+(\S+):(\d+)\s+0x([0-9a-f]+)\s+[0-9a-f]+\s+(.*?)\s*$`)
 	// A call or jump to a named function: CALL on every GOARCH, JMP
 	// (amd64, arm64) and BR (ppc64) for tail calls and the jump back
 	// after morestack.
@@ -59,8 +70,17 @@ func Parse(r io.Reader) (Program, error) {
 		if m == nil || cur == nil {
 			continue
 		}
-		inst := m[1]
+		inst := m[4]
+		ln, err := strconv.Atoi(m[2])
+		if err != nil {
+			return nil, fmt.Errorf("line number in %q of the disassembly: %v", line, err)
+		}
+		addr, err := strconv.ParseUint(m[3], 16, 64)
+		if err != nil {
+			return nil, fmt.Errorf("address in %q of the disassembly: %v", line, err)
+		}
 		cur.Insts = append(cur.Insts, inst)
+		cur.Pos = append(cur.Pos, Pos{File: m[1], Line: ln, Addr: addr})
 		if t := namedTarget.FindStringSubmatch(inst); t != nil {
 			if t[1] != cur.Name && !seen[t[1]] {
 				seen[t[1]] = true

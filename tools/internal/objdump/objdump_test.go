@@ -60,6 +60,9 @@ func TestParse(t *testing.T) {
 	if len(root.Insts) != 5 || root.Insts[0] != "MOVQ 0x10(R14), AX" || len(root.Indirect) != 0 {
 		t.Errorf("root's instructions: %q", root.Insts)
 	}
+	if len(root.Pos) != len(root.Insts) || root.Pos[1] != (Pos{File: "x.go", Line: 11, Addr: 0x1004}) {
+		t.Errorf("root's positions: %+v", root.Pos)
+	}
 	// A call to itself is no call to follow.
 	if want := []string{"runtime.leaf.abi0"}; !reflect.DeepEqual(p["runtime.clean"].Calls, want) {
 		t.Errorf("clean calls %q, want %q", p["runtime.clean"].Calls, want)
