@@ -142,7 +142,7 @@ var costsMetricTitles = [numCostsMetrics]string{
 	"futex calls per op (perf: syscalls:sys_enter_futex)",
 	"sched_yield calls per op (perf: syscalls:sys_enter_sched_yield)",
 	"context switches per op (perf: context-switches)",
-	"mutex sleeps per op (uprobes: the mutex's call of semasleep or futexsleep)",
+	"mutex sleep calls per op (uprobes: the mutex's call of semasleep or futexsleep)",
 	"claims per op (uprobes: an M became the heir of a claim; only the fork's mutex claims)",
 	"voluntary context switches per op (the benchmark's vcsw/op, getrusage)",
 	"involuntary context switches per op (the benchmark's ivcsw/op, getrusage)",
@@ -255,7 +255,7 @@ type costsHeader struct {
 func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []string, cells map[costsKey][numCostsMetrics]costsCell) {
 	fmt.Fprintf(w, "# Mechanism costs per op: %s\n\n", h.Name)
 	fmt.Fprintf(w, "- counted by `perf stat -e %s` over the whole process of each test binary run\n", strings.Join(costsEvents, ","))
-	fmt.Fprintf(w, "- mutex sleeps and claims: perf counts uprobes on the mutex's own instructions, found in each test binary's disassembly: its call of `semasleep` (go1.24 and later, the fork) or `futexsleep` (go1.23, the tristate mutex) that puts an M to sleep, and the fork's store that makes an M the heir; — where a mutex makes no claims. A uprobe traps into the kernel each time it is hit, so the times per op of these runs are not a timed run's\n")
+	fmt.Fprintf(w, "- mutex sleep calls and claims: perf counts uprobes on the mutex's own instructions, found in each test binary's disassembly: its call of `semasleep` (go1.24 and later, the fork) or `futexsleep` (go1.23, the tristate mutex) that puts an M to sleep, and the fork's store that makes an M the heir; — where a mutex makes no claims. A uprobe traps into the kernel each time it is hit, which widens the window in which a wake comes before the sleep: every count here is of runs with the probes in place, and the times per op are not a timed run's\n")
 	fmt.Fprintf(w, "- per op: each benchmark at each GOMAXPROCS ran with N and 2N iterations (`-test.benchtime=Nx`); the difference of the two counts over N takes out start-up, the testing package's first run of one iteration and exit. N:")
 	names := make([]string, 0, len(h.Iters))
 	for n := range h.Iters {
@@ -357,7 +357,7 @@ func runsNote(ns []int) string {
 
 // costsCSVHeader names the columns of costs.csv, one line per run.
 // claims is empty for a mutex that makes none.
-const costsCSVHeader = "repetition,toolchain,benchmark,gomaxprocs,iterations,futex,sched_yield,context_switches,mutex_sleeps,claims,vcsw_per_op,ivcsw_per_op,ns_per_op"
+const costsCSVHeader = "repetition,toolchain,benchmark,gomaxprocs,iterations,futex,sched_yield,context_switches,mutex_sleep_calls,claims,vcsw_per_op,ivcsw_per_op,ns_per_op"
 
 func (r costsRun) csv() string {
 	claims := ""

@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"syscall"
 
 	"go-spinbit.dev/tools/internal/objdump"
 )
@@ -21,19 +23,22 @@ import (
 // that only the mutex's own code shows, with a uprobe on an instruction
 // of each toolchain's test binary:
 //
-//   - sleeps: calls that put an M to sleep for a runtime mutex. Every
-//     mutex sleeps through one call: go1.23's and the tristate mutex's
-//     lock2 call futexsleep, go1.24 and later's lock2 and the fork's
-//     mutexSleepOnStack call semasleep, and on Linux nothing else calls
-//     semasleep from those functions. A sleep is the mutex's hand-off to
-//     a sleeping M: the M runs again only once another wakes it.
+//   - sleep calls: the call through which a runtime mutex puts an M to
+//     sleep. Every mutex has one: go1.23's and the tristate mutex's lock2
+//     call futexsleep, go1.24 and later's lock2 and the fork's
+//     mutexSleepOnStack call semasleep, and nothing else calls either
+//     from those functions. The M runs again once another M wakes it, or
+//     at once if the wake came first (semasleep) or the key word changed
+//     (futexsleep).
 //   - claims: in the fork, the times an M became the heir of a claim (the
 //     store of mWaitList.heir = true in lock2Slow, on each of the lines of
 //     lock_spinbit.go that make an heir). Other mutexes make no claims.
 //
 // A uprobe stops the M for a trap into the kernel each time it is hit,
-// a few microseconds, so a -costs run's times per op are not a timed
-// run's; sleeps already cost a syscall, and claims are rare.
+// a few microseconds. So the probes change what they count: the one
+// before a sleep call widens the window in which a wake comes before the
+// sleep, and every count of a -costs run, perf's too, is of runs with the
+// probes in place.
 
 // mutexSleepFuncs are the functions of every mutex that call the sleep.
 var mutexSleepFuncs = []string{"runtime.lock2", "runtime.lock2Slow", "runtime.mutexSleepOnStack"}
@@ -54,14 +59,14 @@ type mutexProbes struct {
 }
 
 // findMutexProbes finds the probes in the disassembly of a binary of
-// GOARCH goarch, whose GOROOT's runtime/lock_spinbit.go is src (nil if it
-// has none).
+// GOARCH goarch, made by the fork if fork is set, whose GOROOT's
+// runtime/lock_spinbit.go is src (nil if it has none).
 //
 // A claim is counted at the plain store to mWaitList.heir rather than at
-// the atomic OR that sets mutexHeir in the key word: on Linux 6.1 on
-// amd64, a uprobe on the LOCK ORB of a claim counted nothing while one on
-// the instruction before it counted every claim.
-func findMutexProbes(prog objdump.Program, src []byte, goarch string) (mutexProbes, error) {
+// the atomic OR that sets mutexHeir in the key word: the kernel's x86
+// uprobes do not take an instruction with a LOCK prefix, and a probe on
+// the LOCK ORB of a claim counted nothing.
+func findMutexProbes(prog objdump.Program, src []byte, goarch string, fork bool) (mutexProbes, error) {
 	var p mutexProbes
 	for _, name := range mutexSleepFuncs {
 		f := prog[name]
@@ -75,12 +80,13 @@ func findMutexProbes(prog objdump.Program, src []byte, goarch string) (mutexProb
 		}
 	}
 	if len(p.Sleeps) == 0 {
-		return p, fmt.Errorf("no call of runtime.semasleep or runtime.futexsleep in %s: -costs cannot count the mutex's sleeps in this runtime; update mutexSleepFuncs in tools/internal/bench/costs_probes.go", strings.Join(mutexSleepFuncs, ", "))
+		return p, fmt.Errorf("no call of runtime.semasleep or runtime.futexsleep in %s: -costs cannot count the mutex's sleep calls in this runtime; update mutexSleepFuncs in tools/internal/bench/costs_probes.go", strings.Join(mutexSleepFuncs, ", "))
 	}
 
-	// src is that of the binary's mutex only if its lock2 comes from it: a
-	// fork's binary built with the tristate mutex has the same GOROOT.
-	if !fromFile(prog["runtime.lock2"], heirFile) {
+	// Only the fork's spinbit mutex claims. src is that of the binary's
+	// mutex only if its lock2 comes from it: the fork's binary built with
+	// the tristate mutex has the same GOROOT.
+	if !fork || !fromFile(prog["runtime.lock2"], heirFile) {
 		return p, nil
 	}
 	heirLines := map[int]bool{}
@@ -91,7 +97,7 @@ func findMutexProbes(prog objdump.Program, src []byte, goarch string) (mutexProb
 		}
 	}
 	if len(heirLines) == 0 {
-		return p, nil
+		return p, fmt.Errorf("the fork's %s has no line holding %q, which makes an M the heir: -costs cannot count its claims; update heirSource in tools/internal/bench/costs_probes.go", heirFile, heirSource)
 	}
 	if goarch != "amd64" {
 		return p, fmt.Errorf("-costs finds the fork's claims in amd64 code only, and this is %s: run it on amd64, or leave the fork out with -toolchains", goarch)
@@ -155,7 +161,7 @@ func probeBinary(ctx context.Context, p *prepared, goarch string) (mutexProbes, 
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return mutexProbes{}, err
 	}
-	probes, err := findMutexProbes(prog, src, goarch)
+	probes, err := findMutexProbes(prog, src, goarch, p.Fork())
 	if err != nil {
 		return probes, fmt.Errorf("toolchain %s: %v", p.Name, err)
 	}
@@ -173,17 +179,20 @@ func fileOffset(f *elf.File, addr uint64) (uint64, error) {
 	return 0, fmt.Errorf("address %#x is in no executable segment", addr)
 }
 
-// uprobeGroup is the tracefs group of -costs' uprobes.
-const uprobeGroup = "spinbit_costs"
+// costsGroupPrefix starts the name of the tracefs group of a -costs run's
+// uprobes, which ends with the run's process ID: runs at the same time
+// keep apart, and a run removes only the groups of runs that have ended.
+const costsGroupPrefix = "spinbit_costs_"
 
-// A uprobe is one probe: its event's name in uprobeGroup, and where.
+// A uprobe is one probe: its event's group and name, and where.
 type uprobe struct {
+	Group  string
 	Name   string
 	Binary string
 	Offset uint64
 }
 
-func (u uprobe) event() string { return uprobeGroup + ":" + u.Name }
+func (u uprobe) event() string { return u.Group + ":" + u.Name }
 
 // toolchainProbes are the uprobes of one toolchain's binary, by metric.
 type toolchainProbes struct {
@@ -198,9 +207,9 @@ func (t toolchainProbes) events() []string {
 	return es
 }
 
-// makeUprobes turns a binary's probe addresses into uprobes named after
-// the toolchain.
-func makeUprobes(toolchain, binary string, p mutexProbes) (toolchainProbes, error) {
+// makeUprobes turns a binary's probe addresses into uprobes of group
+// named after the toolchain.
+func makeUprobes(group, toolchain, binary string, p mutexProbes) (toolchainProbes, error) {
 	if strings.ContainsAny(binary, " \t\n") {
 		return toolchainProbes{}, fmt.Errorf("the test binary %s has white space in its path, which a uprobe cannot name: set TMPDIR to a folder without any", binary)
 	}
@@ -217,7 +226,7 @@ func makeUprobes(toolchain, binary string, p mutexProbes) (toolchainProbes, erro
 			if err != nil {
 				return nil, fmt.Errorf("toolchain %s: %v", toolchain, err)
 			}
-			us = append(us, uprobe{Name: fmt.Sprintf("%s_%s%d", stem, kind, i), Binary: binary, Offset: off})
+			us = append(us, uprobe{Group: group, Name: fmt.Sprintf("%s_%s%d", stem, kind, i), Binary: binary, Offset: off})
 		}
 		return us, nil
 	}
@@ -233,57 +242,75 @@ func makeUprobes(toolchain, binary string, p mutexProbes) (toolchainProbes, erro
 	return t, nil
 }
 
-// uprobeEventsFile is tracefs's list of uprobes, where it is mounted.
+// tracingDirs are where tracefs may be mounted.
+var tracingDirs = []string{"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}
+
+// uprobeEventsFile is tracefs's list of uprobes, where it is mounted, if
+// this user may define uprobes there.
 func uprobeEventsFile() (string, error) {
-	for _, dir := range []string{"/sys/kernel/tracing", "/sys/kernel/debug/tracing"} {
-		f := filepath.Join(dir, "uprobe_events")
-		if _, err := os.Stat(f); err == nil {
-			return f, nil
+	for _, dir := range tracingDirs {
+		file := filepath.Join(dir, "uprobe_events")
+		if _, err := os.Stat(file); err != nil {
+			continue
 		}
+		f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return "", fmt.Errorf("-costs counts the mutex's sleep calls and claims with uprobes, and %v: run ./bench.bash -costs as root", err)
+		}
+		f.Close()
+		return file, nil
 	}
-	return "", errors.New("-costs counts the mutex's sleeps and claims with uprobes, and there is no uprobe_events in /sys/kernel/tracing: mount tracefs (mount -t tracefs nodev /sys/kernel/tracing) on a kernel built with CONFIG_UPROBE_EVENTS")
+	return "", fmt.Errorf("-costs counts the mutex's sleep calls and claims with uprobes, and there is no uprobe_events in %s: mount tracefs (mount -t tracefs nodev /sys/kernel/tracing) on a kernel built with CONFIG_UPROBE_EVENTS", strings.Join(tracingDirs, " or "))
 }
 
 // writeUprobeEvents appends lines to tracefs's uprobe_events.
 func writeUprobeEvents(file string, lines []string) error {
 	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
-		return fmt.Errorf("-costs counts the mutex's sleeps and claims with uprobes, and %v: run ./bench.bash -costs as root", err)
+		return fmt.Errorf("-costs counts the mutex's sleep calls and claims with uprobes, and %v: run ./bench.bash -costs as root", err)
 	}
 	defer f.Close()
 	for _, l := range lines {
 		if _, err := f.WriteString(l + "\n"); err != nil {
-			return fmt.Errorf("writing %q to %s: %v", l, file, err)
+			fix := ""
+			if errors.Is(err, syscall.EBUSY) {
+				fix = ": a perf that still runs holds the probe; wait for it to end, or end it"
+			}
+			return fmt.Errorf("writing %q to %s: %v%s", l, file, err, fix)
 		}
 	}
 	return nil
 }
 
-// addUprobes defines the uprobes, after removing any of uprobeGroup that
-// a run stopped before its end left behind.
+// addUprobes defines the uprobes.
 func addUprobes(file string, us []uprobe) error {
-	if err := removeUprobes(file); err != nil {
-		return err
-	}
 	var lines []string
 	for _, u := range us {
-		lines = append(lines, fmt.Sprintf("p:%s/%s %s:%#x", uprobeGroup, u.Name, u.Binary, u.Offset))
+		lines = append(lines, fmt.Sprintf("p:%s/%s %s:%#x", u.Group, u.Name, u.Binary, u.Offset))
 	}
 	return writeUprobeEvents(file, lines)
 }
 
-// removeUprobes removes every uprobe of uprobeGroup.
-func removeUprobes(file string) error {
+// removeUprobes removes every uprobe of the -costs groups for which
+// remove says so, given the process ID in the group's name.
+func removeUprobes(file string, remove func(pid int) bool) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return fmt.Errorf("-costs counts the mutex's sleeps and claims with uprobes, and %v: run ./bench.bash -costs as root", err)
+		return fmt.Errorf("-costs counts the mutex's sleep calls and claims with uprobes, and %v: run ./bench.bash -costs as root", err)
 	}
 	var lines []string
 	for _, l := range strings.Split(string(data), "\n") {
 		def, _, _ := strings.Cut(l, " ")
-		if name, ok := strings.CutPrefix(def, "p:"+uprobeGroup+"/"); ok {
-			lines = append(lines, "-:"+uprobeGroup+"/"+name)
+		rest, ok := strings.CutPrefix(def, "p:"+costsGroupPrefix)
+		if !ok {
+			continue
 		}
+		pidText, _, _ := strings.Cut(rest, "/")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || !remove(pid) {
+			continue
+		}
+		lines = append(lines, "-:"+strings.TrimPrefix(def, "p:"))
 	}
 	return writeUprobeEvents(file, lines)
 }

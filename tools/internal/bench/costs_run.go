@@ -121,11 +121,8 @@ func checkPerf(ctx context.Context) error {
 		return fmt.Errorf("perf stat probe: %v", err)
 	}
 	// The uprobes: tracefs must have them, and this user may define them.
-	file, err := uprobeEventsFile()
-	if err != nil {
-		return err
-	}
-	return removeUprobes(file)
+	_, err = uprobeEventsFile()
+	return err
 }
 
 // costsPlan describes the runs a -costs run makes and their estimated
@@ -154,9 +151,9 @@ func costsPlan(o Options, names []string) (string, error) {
 }
 
 // runCosts runs every slot's pair of runs under perf stat, interleaved,
-// and writes costs.csv, costs.md and each toolchain's raw go test output
-// into outDir.
-func runCosts(ctx context.Context, outDir string, tcs []*prepared, o Options, names []string, prov Provenance, start time.Time, stdout io.Writer) error {
+// with the uprobes probes defined, and writes costs.csv, costs.md and each
+// toolchain's raw go test output into outDir.
+func runCosts(ctx context.Context, outDir string, tcs []*prepared, probes *definedUprobes, o Options, names []string, prov Provenance, start time.Time, stdout io.Writer) error {
 	iters := map[string]int{}
 	for _, n := range names {
 		it, err := costsIters(o, n)
@@ -171,11 +168,7 @@ func runCosts(ctx context.Context, outDir string, tcs []*prepared, o Options, na
 			return err
 		}
 	}
-	probes, err := defineUprobes(ctx, tcs)
-	if err != nil {
-		return err
-	}
-	defer probes.remove()
+
 	csvPath := filepath.Join(outDir, "costs.csv")
 	csvFile, err := os.Create(csvPath)
 	if err != nil {
@@ -240,25 +233,26 @@ func runCosts(ctx context.Context, outDir string, tcs []*prepared, o Options, na
 
 // definedUprobes are the uprobes of a -costs run, by toolchain.
 type definedUprobes struct {
-	file string
-	of   map[string]toolchainProbes
+	file, group string
+	of          map[string]toolchainProbes
 }
 
 // defineUprobes finds each toolchain's probes in its test binary and
-// defines them.
+// defines them in a group of this process, after removing the groups of
+// -costs runs that have ended without removing theirs.
 func defineUprobes(ctx context.Context, tcs []*prepared) (*definedUprobes, error) {
 	file, err := uprobeEventsFile()
 	if err != nil {
 		return nil, err
 	}
-	d := &definedUprobes{file: file, of: map[string]toolchainProbes{}}
+	d := &definedUprobes{file: file, group: costsGroupPrefix + strconv.Itoa(os.Getpid()), of: map[string]toolchainProbes{}}
 	var all []uprobe
 	for _, p := range tcs {
 		mp, err := probeBinary(ctx, p, runtime.GOARCH)
 		if err != nil {
 			return nil, err
 		}
-		tp, err := makeUprobes(p.Name, p.Binary, mp)
+		tp, err := makeUprobes(d.group, p.Name, p.Binary, mp)
 		if err != nil {
 			return nil, err
 		}
@@ -266,17 +260,22 @@ func defineUprobes(ctx context.Context, tcs []*prepared) (*definedUprobes, error
 		all = append(all, tp.Sleeps...)
 		all = append(all, tp.Claims...)
 	}
+	if err := removeUprobes(file, processEnded); err != nil {
+		return nil, err
+	}
 	if err := addUprobes(file, all); err != nil {
+		d.remove()
 		return nil, err
 	}
 	return d, nil
 }
 
 // remove removes the run's uprobes, saying so if it cannot: they would
-// stay defined until the next -costs run or a reboot.
+// stay defined until a later -costs run or a reboot.
 func (d *definedUprobes) remove() {
-	if err := removeUprobes(d.file); err != nil {
-		fmt.Fprintf(os.Stderr, "warning: the uprobes of group %s stay in %s: %v\n", uprobeGroup, d.file, err)
+	own := func(pid int) bool { return costsGroupPrefix+strconv.Itoa(pid) == d.group }
+	if err := removeUprobes(d.file, own); err != nil {
+		fmt.Fprintf(os.Stderr, "warning: the uprobes of group %s stay in %s: %v\n", d.group, d.file, err)
 	}
 }
 

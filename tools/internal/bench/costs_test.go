@@ -231,7 +231,7 @@ func TestWriteCostsTable(t *testing.T) {
 		"## involuntary context switches per op",
 		"## claims per op",
 		"| Select-2 | — | 0.00200 (0…0.00400) | 3 |",
-		"- mutex sleeps and claims: perf counts uprobes",
+		"- mutex sleep calls and claims: perf counts uprobes",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)

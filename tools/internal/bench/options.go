@@ -200,7 +200,7 @@ on the machine, so they show differences in the uncontended paths that
 timing on a busy machine cannot. It needs valgrind.
 
 With -costs it counts, with perf stat, the futex and sched_yield calls,
-the context switches, the mutex's sleeps and the fork's claims (with
+the context switches, the mutex's sleep calls and the fork's claims (with
 uprobes) per op of each toolchain, beside the benchmarks' own
 vcsw/op and ivcsw/op (the defaults are in -costs below): each benchmark
 runs N and 2N iterations (each benchmark's own N, or -benchtime Nx for
@@ -226,7 +226,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.BoolVar(&o.Quick, "quick", false, "smoke run: benchtime "+quickBenchtime+", count 1, GOMAXPROCS "+joinInts(quickCPUs)+"; seconds per toolchain")
 	fs.BoolVar(&o.Runtime, "runtime", false, "benchmark the runtime's own RuntimeMutex benchmarks (default toolchains "+runtimeToolchains+", GOMAXPROCS "+joinInts(runtimeCPUs)+", benchtime "+runtimeBenchtime+")")
 	fs.BoolVar(&o.Instructions, "instructions", false, "count instructions at GOMAXPROCS 1 under valgrind's callgrind instead of timing (default toolchains "+instrToolchains+", benchmarks "+instrBench+", benchtime "+instrBenchtime+")")
-	fs.BoolVar(&o.Costs, "costs", false, "count futex and sched_yield calls, context switches, mutex sleeps and claims per op under perf stat instead of timing (default toolchains "+costsToolchains+", benchmarks "+costsBench+", GOMAXPROCS "+joinInts(costsCPUs)+", count "+strconv.Itoa(costsCount)+", each benchmark's own iteration count)")
+	fs.BoolVar(&o.Costs, "costs", false, "count futex and sched_yield calls, context switches, mutex sleep calls and claims per op under perf stat instead of timing (default toolchains "+costsToolchains+", benchmarks "+costsBench+", GOMAXPROCS "+joinInts(costsCPUs)+", count "+strconv.Itoa(costsCount)+", each benchmark's own iteration count)")
 	fs.BoolVar(&o.Check, "check", false, "after the run, verify that every toolchain and benchmark has results at every GOMAXPROCS value and that tables and plots were written; exit non-zero naming what is missing")
 	fs.BoolVar(&o.DryRun, "n", false, "print the plan and the time estimate, then stop")
 	tcs := fs.String("toolchains", "", "comma-separated toolchains to compare (default "+knownNames()+", or "+runtimeToolchains+" with -runtime)")

@@ -131,8 +131,17 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		return err
 	}
 
-	// Only now, with every binary built, make the output folder, so that
-	// failed builds leave no empty results behind.
+	// -costs finds its probes in the binaries and defines them.
+	var probes *definedUprobes
+	if o.Costs {
+		if probes, err = defineUprobes(ctx, tcs); err != nil {
+			return err
+		}
+		defer probes.remove()
+	}
+
+	// Only now, with every binary built (and probed), make the output
+	// folder, so that failed builds leave no empty results behind.
 	outDir, err := makeOutDir(root, o.Out, s.OutPrefix, start)
 	if err != nil {
 		return err
@@ -142,7 +151,7 @@ func Run(ctx context.Context, o Options, stdout io.Writer) error {
 		return runInstructions(ctx, outDir, tcs, o, names, prov, start, stdout)
 	}
 	if o.Costs {
-		return runCosts(ctx, outDir, tcs, o, names, prov, start, stdout)
+		return runCosts(ctx, outDir, tcs, probes, o, names, prov, start, stdout)
 	}
 	results, err := runAll(ctx, outDir, tcs, o, names, stdout)
 	if err != nil {
