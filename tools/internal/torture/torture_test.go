@@ -102,6 +102,27 @@ func TestBreaksWellFormed(t *testing.T) {
 	}
 }
 
+// TestBreaksCatchSeenFailures feeds each break's pattern the first lines
+// of failures its torture runs have printed.
+func TestBreaksCatchSeenFailures(t *testing.T) {
+	seen := map[string][]string{
+		// A wake followed the link of an M that a stale store had put
+		// back on top of the stack (go1.27.4 series).
+		"take-with-store": {"fatal error: unexpected signal during runtime execution\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x290 pc=0x427008]\n\ngoroutine 37 gp=0x339b52c850e0 m=14 mp=0x339b52c81008 [running, locked to thread]:\nruntime.throw({0x92a38f?, 0x49dea5?})\n"},
+	}
+	for _, b := range Breaks {
+		for _, out := range seen[b.Name] {
+			if !b.Caught.MatchString(out) {
+				t.Errorf("break %s does not recognise a failure it caused:\n%s", b.Name, out)
+			}
+		}
+		delete(seen, b.Name)
+	}
+	for name := range seen {
+		t.Errorf("no break is named %s", name)
+	}
+}
+
 // The breaks still apply to the files of every base's tree laid out in
 // this checkout's goroot/ (after ./make.bash).
 func TestBreaksApplyToGoroot(t *testing.T) {
