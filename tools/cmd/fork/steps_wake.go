@@ -8,9 +8,10 @@ import (
 	"go-spinbit.dev/tools/internal/torture"
 )
 
-// wakeSteps show that the test of the bound on the wakes a sleeper waits
-// for, TestRuntimeMutexWakeOrder, fails on a mutexWakee that never takes
-// the bottom of the stack while another M is above it.
+// wakeSteps show that the tests of the bound on the wakes a sleeper waits
+// for fail on a broken mutexWakee: TestRuntimeMutexWakeOrder on one that
+// never takes the bottom of the stack while another M is above it, and
+// TestRuntimeMutexWakeHeir on one that passes over a sleeping heir.
 var wakeSteps = []step{
 	{name: "runtime/wake-order-catches-top-only", slow: true, run: wakeOrderCatchesTopOnly},
 }
@@ -34,9 +35,27 @@ var wakeOrderBreak = caughtBreak{
 	report: regexp.MustCompile(`still sleeps after \d+ wakes of others since its push[^\n]*`),
 }
 
+// wakeHeirTest is TestRuntimeMutexWakeHeir, deterministic too.
+var wakeHeirTest = catchingTest{
+	name:    "TestRuntimeMutexWakeHeir",
+	summary: regexp.MustCompile(`--- (PASS|FAIL): TestRuntimeMutexWakeHeir`),
+	runs:    1,
+}
+
+// wakeHeirBreak is torture mode's wake-skips-heir: a wake takes the top or
+// the bottom of the stack as if no claim were in force.
+var wakeHeirBreak = caughtBreak{
+	Break:  torture.ByName("wake-skips-heir"),
+	report: regexp.MustCompile(`a wake took M \d+, not the heir`),
+}
+
 // wakeOrderCatchesTopOnly builds the runtime's tests on wakeOrderBreak and
 // runs TestRuntimeMutexWakeOrder, which must fail for a sleeper passed
-// over too often (testCatches).
+// over too often, then on wakeHeirBreak and runs TestRuntimeMutexWakeHeir,
+// which must fail for the heir left asleep (testCatches).
 func wakeOrderCatchesTopOnly(ctx context.Context, r fork.Repo) error {
-	return testCatches(ctx, r, wakeOrderTest, []caughtBreak{wakeOrderBreak})
+	if err := testCatches(ctx, r, wakeOrderTest, []caughtBreak{wakeOrderBreak}); err != nil {
+		return err
+	}
+	return testCatches(ctx, r, wakeHeirTest, []caughtBreak{wakeHeirBreak})
 }

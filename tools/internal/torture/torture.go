@@ -130,6 +130,18 @@ func (b Break) Apply(src string) (string, error) {
 	return src, nil
 }
 
+// ByName returns the break of Breaks named name, and panics if there is
+// none: callers name breaks in their package's variables, which their
+// tests initialize.
+func ByName(name string) Break {
+	for _, b := range Breaks {
+		if b.Name == name {
+			return b
+		}
+	}
+	panic("torture: no break is named " + name)
+}
+
 // bypassed matches the torture test's report of entries that bypassed a
 // heir.
 var bypassed = regexp.MustCompile(`\d+ entries into the busy mutex by other Ms between a heir event and the heir's entry`)
