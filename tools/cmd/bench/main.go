@@ -34,15 +34,24 @@ func main() {
 }
 
 // makeFork builds the fork on base, as ./make.bash -base does, if
-// goroot/<base>/bin/go is missing. A fork that is there is used as it is:
-// it may hold work in progress that ./make.bash would refuse to build over.
+// goroot/<base>/bin/go is missing, and builds it again if it was built
+// from another commit of a tree that holds no uncommitted change (a run
+// of it could not be kept). A tree with changes is used as it is, built
+// or not: it may hold work in progress that ./make.bash would refuse to
+// build over, and the run says it cannot be published.
 func makeFork(ctx context.Context, root, base string) error {
 	r := fork.Repo{Root: root, Base: base}
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "fork: "+format+"\n", args...)
+	}
 	if _, err := os.Stat(r.GoCommand()); err == nil {
-		return nil
+		stale, err := r.StaleBuild()
+		if err != nil || !stale {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "bench: goroot/%s/bin/go was built from another commit of its tree: building it again first, as ./make.bash -base %s does\n", base, base)
+		return r.Build(ctx, false, logf)
 	}
 	fmt.Fprintf(os.Stderr, "bench: goroot/%s/bin/go is missing: building the fork first, as ./make.bash -base %s does\n", base, base)
-	return r.Make(ctx, false, func(format string, args ...any) {
-		fmt.Fprintf(os.Stderr, "fork: "+format+"\n", args...)
-	})
+	return r.Make(ctx, false, logf)
 }

@@ -58,6 +58,21 @@ func (r Repo) UpToDate() bool {
 	return err == nil
 }
 
+// StaleBuild reports whether bin/go is there but was not built from the
+// tree at HEAD, while the tree holds no uncommitted change: then
+// src/make.bash would build what HEAD holds. A tree with changes may be
+// work in progress, which ./make.bash refuses to lay out again.
+func (r Repo) StaleBuild() (bool, error) {
+	if _, err := os.Stat(r.GoCommand()); err != nil || r.UpToDate() {
+		return false, nil
+	}
+	out, err := git(r.Goroot(), nil, "status", "--porcelain", "--untracked-files=all")
+	if err != nil {
+		return false, err
+	}
+	return strings.TrimSpace(out) == "", nil
+}
+
 // Make does what ./make.bash -base r.Base does: it refuses an environment
 // that would build something else (CheckBuildEnv), lays out and patches
 // goroot/<Base> (Prepare), and builds it (Build) unless it is up to date.

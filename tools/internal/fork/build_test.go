@@ -114,3 +114,37 @@ func TestMakeBasesChecksEveryBootstrapFirst(t *testing.T) {
 		t.Errorf("go1.23.12 was built before the bootstrap Go was found too old for go1.27.3")
 	}
 }
+
+// TestStaleBuild checks when a built fork is stale: built from another
+// commit of a tree without changes.
+func TestStaleBuild(t *testing.T) {
+	tree := newTreeWith(t, map[string]string{"src/a.go": "package a\n", ".gitignore": "/bin/\n"})
+	r := Repo{Root: t.TempDir(), Base: "go1.27.4"}
+	if err := os.MkdirAll(filepath.Dir(r.Goroot()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tree, r.Goroot()); err != nil {
+		t.Fatal(err)
+	}
+	stale := func(what string, want bool) {
+		t.Helper()
+		if got, err := r.StaleBuild(); err != nil || got != want {
+			t.Errorf("%s: StaleBuild = %v, %v; want %v", what, got, err, want)
+		}
+	}
+	stale("no bin/go", false)
+	writeFiles(t, r.Goroot(), map[string]string{"bin/go": "#!/bin/sh\n"})
+	stale("bin/go without a build stamp", true)
+	stamp, err := r.buildStamp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, gitDir(r.Goroot()), map[string]string{"spinbit-built": stamp})
+	stale("built from HEAD", false)
+	writeFiles(t, r.Goroot(), map[string]string{"src/a.go": "package a\n\nconst B = 2\n"})
+	stale("a change not committed", false)
+	if _, err := git(r.Goroot(), fixedIdentity, "commit", "-q", "-a", "-m", "B"); err != nil {
+		t.Fatal(err)
+	}
+	stale("built from the commit before HEAD", true)
+}
