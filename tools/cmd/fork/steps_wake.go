@@ -13,7 +13,7 @@ import (
 // never takes the bottom of the stack while another M is above it, and
 // TestRuntimeMutexWakeHeir on one that passes over a sleeping heir.
 var wakeSteps = []step{
-	{name: "runtime/wake-order-catches-top-only", slow: true, run: wakeOrderCatchesTopOnly},
+	{name: "runtime/wake-tests-catch-breaks", slow: true, run: wakeTestsCatchBreaks},
 }
 
 // wakeOrderTest is TestRuntimeMutexWakeOrder; its choices are
@@ -49,11 +49,11 @@ var wakeHeirBreak = caughtBreak{
 	report: regexp.MustCompile(`a wake took M \d+, not the heir`),
 }
 
-// wakeOrderCatchesTopOnly builds the runtime's tests on wakeOrderBreak and
+// wakeTestsCatchBreaks builds the runtime's tests on wakeOrderBreak and
 // runs TestRuntimeMutexWakeOrder, which must fail for a sleeper passed
 // over too often, then on wakeHeirBreak and runs TestRuntimeMutexWakeHeir,
 // which must fail for the heir left asleep (testCatches).
-func wakeOrderCatchesTopOnly(ctx context.Context, r fork.Repo) error {
+func wakeTestsCatchBreaks(ctx context.Context, r fork.Repo) error {
 	if err := testCatches(ctx, r, wakeOrderTest, []caughtBreak{wakeOrderBreak}); err != nil {
 		return err
 	}

@@ -218,7 +218,7 @@ func makeUprobes(group, toolchain, binary string, p mutexProbes) (toolchainProbe
 		return toolchainProbes{}, fmt.Errorf("toolchain %s: %v", toolchain, err)
 	}
 	defer f.Close()
-	stem := regexp.MustCompile(`[^A-Za-z0-9_]`).ReplaceAllString(toolchain, "_")
+	stem := notEventName.ReplaceAllString(toolchain, "_")
 	mk := func(kind string, addrs []uint64) ([]uprobe, error) {
 		var us []uprobe
 		for i, a := range addrs {
@@ -242,6 +242,14 @@ func makeUprobes(group, toolchain, binary string, p mutexProbes) (toolchainProbe
 	return t, nil
 }
 
+// notEventName matches what a tracefs event name may not hold.
+var notEventName = regexp.MustCompile(`[^A-Za-z0-9_]`)
+
+// uprobeAccess says that err kept this user from tracefs's uprobes.
+func uprobeAccess(err error) error {
+	return fmt.Errorf("-costs counts the mutex's sleep calls and claims with uprobes, and %v: run ./bench.bash -costs as root", err)
+}
+
 // tracingDirs are where tracefs may be mounted.
 var tracingDirs = []string{"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}
 
@@ -255,7 +263,7 @@ func uprobeEventsFile() (string, error) {
 		}
 		f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
-			return "", fmt.Errorf("-costs counts the mutex's sleep calls and claims with uprobes, and %v: run ./bench.bash -costs as root", err)
+			return "", uprobeAccess(err)
 		}
 		f.Close()
 		return file, nil
@@ -267,7 +275,7 @@ func uprobeEventsFile() (string, error) {
 func writeUprobeEvents(file string, lines []string) error {
 	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
-		return fmt.Errorf("-costs counts the mutex's sleep calls and claims with uprobes, and %v: run ./bench.bash -costs as root", err)
+		return uprobeAccess(err)
 	}
 	defer f.Close()
 	for _, l := range lines {
@@ -296,7 +304,7 @@ func addUprobes(file string, us []uprobe) error {
 func removeUprobes(file string, remove func(pid int) bool) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return fmt.Errorf("-costs counts the mutex's sleep calls and claims with uprobes, and %v: run ./bench.bash -costs as root", err)
+		return uprobeAccess(err)
 	}
 	var lines []string
 	for _, l := range strings.Split(string(data), "\n") {

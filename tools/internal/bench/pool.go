@@ -82,7 +82,7 @@ func poolable(recs []Record, changed changedFunc) error {
 			}
 			return fmt.Errorf("%s is pooled already; pool the runs it joins (%s) with the others instead", r.Name, strings.Join(from, ", "))
 		case r.Mode == "instruction-counting":
-			return fmt.Errorf("%s counts instructions, which do not vary from run to run: there is nothing to pool", r.Name)
+			return fmt.Errorf("%s counts instructions, which vary far less than times: there is nothing to pool", r.Name)
 		}
 		seen[r.Name] = true
 		if probs := r.Provenance.Problems(); len(probs) > 0 {

@@ -66,11 +66,8 @@ func (r Repo) StaleBuild() (bool, error) {
 	if _, err := os.Stat(r.GoCommand()); err != nil || r.UpToDate() {
 		return false, nil
 	}
-	out, err := git(r.Goroot(), nil, "status", "--porcelain", "--untracked-files=all")
-	if err != nil {
-		return false, err
-	}
-	return strings.TrimSpace(out) == "", nil
+	dirty, err := r.dirty()
+	return err == nil && len(dirty) == 0, err
 }
 
 // Make does what ./make.bash -base r.Base does: it refuses an environment

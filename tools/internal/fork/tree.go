@@ -112,18 +112,30 @@ func (r Repo) Exists() (bool, error) {
 	return true, nil
 }
 
-// Status reports how the base's tree stands against its patches/.
-func (r Repo) Status() (*Status, error) {
-	st := &Status{Base: r.Base}
+// dirty lists the tree's uncommitted changes, untracked files included,
+// as git status --porcelain prints them.
+func (r Repo) dirty() ([]string, error) {
 	out, err := git(r.Goroot(), nil, "status", "--porcelain", "--untracked-files=all")
 	if err != nil {
 		return nil, err
 	}
+	var lines []string
 	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
 		if l != "" {
-			st.Dirty = append(st.Dirty, l)
+			lines = append(lines, l)
 		}
 	}
+	return lines, nil
+}
+
+// Status reports how the base's tree stands against its patches/.
+func (r Repo) Status() (*Status, error) {
+	st := &Status{Base: r.Base}
+	dirty, err := r.dirty()
+	if err != nil {
+		return nil, err
+	}
+	st.Dirty = dirty
 	have, err := Extract(r.Goroot())
 	if err != nil {
 		return nil, err
