@@ -249,9 +249,9 @@ type costsHeader struct {
 }
 
 // writeCostsTable writes the page of a -costs run: how it was measured,
-// then one table per metric, a row per benchmark and GOMAXPROCS, a
-// column per toolchain, each cell the median of the repetitions and
-// their range.
+// then one table per metric that any toolchain has, a row per benchmark
+// and GOMAXPROCS, a column per toolchain, each cell the median of the
+// repetitions and their range.
 func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []string, cells map[costsKey][numCostsMetrics]costsCell) {
 	fmt.Fprintf(w, "# Mechanism costs per op: %s\n\n", h.Name)
 	fmt.Fprintf(w, "- counted by `perf stat -e %s` over the whole process of each test binary run\n", strings.Join(costsEvents, ","))
@@ -270,7 +270,15 @@ func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []stri
 		fmt.Fprintf(w, "%s %s %d", sep, strings.TrimPrefix(n, "Benchmark"), h.Iters[n])
 	}
 	fmt.Fprintf(w, "\n")
-	fmt.Fprintf(w, "- vcsw/op and ivcsw/op are the benchmark's own getrusage figures around its timed loop, from the 2N runs\n")
+	has := make([]bool, numCostsMetrics)
+	for _, c := range cells {
+		for m := range c {
+			has[m] = has[m] || c[m].N > 0
+		}
+	}
+	if has[costsVcsw] || has[costsIvcsw] {
+		fmt.Fprintf(w, "- vcsw/op and ivcsw/op are the benchmark's own getrusage figures around its timed loop, from the 2N runs\n")
+	}
 	fmt.Fprintf(w, "- each cell: the median of %s (one pair of runs each, interleaved across toolchains), then the smallest and largest; a difference can be negative where the per-op count is below the noise of the fixed part\n", plural(h.Count, "repetition"))
 	fmt.Fprintf(w, "- started %s, took %s\n", h.Start.Format(time.RFC3339), h.Elapsed.Round(time.Second))
 	if h.Host != "" {
@@ -298,6 +306,9 @@ func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []stri
 		fmt.Fprintf(w, "\n")
 	}
 	for m := 0; m < numCostsMetrics; m++ {
+		if !has[m] {
+			continue // no benchmark reports it: the runtime's report no vcsw/op
+		}
 		fmt.Fprintf(w, "## %s\n\n", costsMetricTitles[m])
 		fmt.Fprintf(w, "| benchmark |")
 		for _, t := range toolchains {
@@ -356,7 +367,8 @@ func runsNote(ns []int) string {
 }
 
 // costsCSVHeader names the columns of costs.csv, one line per run.
-// claims is empty for a mutex that makes none.
+// claims is empty for a mutex that makes none, vcsw_per_op and
+// ivcsw_per_op for a benchmark that does not report them (the runtime's).
 const costsCSVHeader = "repetition,toolchain,benchmark,gomaxprocs,iterations,futex,sched_yield,context_switches,mutex_sleep_calls,claims,vcsw_per_op,ivcsw_per_op,ns_per_op"
 
 func (r costsRun) csv() string {
@@ -364,16 +376,31 @@ func (r costsRun) csv() string {
 	if r.Counts.Claims >= 0 {
 		claims = strconv.FormatInt(r.Counts.Claims, 10)
 	}
-	return fmt.Sprintf("%d,%s,%s,%d,%d,%d,%d,%d,%d,%s,%g,%g,%g", r.Rep+1, r.Toolchain, r.Slot.Bench, r.Slot.CPU, r.Iters,
-		r.Counts.Futex, r.Counts.Yield, r.Counts.Switches, r.Counts.Sleeps, claims, r.Vcsw, r.Ivcsw, r.NsPerOp)
+	return fmt.Sprintf("%d,%s,%s,%d,%d,%d,%d,%d,%d,%s,%s,%s,%g", r.Rep+1, r.Toolchain, r.Slot.Bench, r.Slot.CPU, r.Iters,
+		r.Counts.Futex, r.Counts.Yield, r.Counts.Switches, r.Counts.Sleeps, claims, csvFloat(r.Vcsw), csvFloat(r.Ivcsw), r.NsPerOp)
+}
+
+// csvFloat is v for costs.csv: empty where the benchmark has no such
+// figure (NaN).
+func csvFloat(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // costsResult picks the result of slot s from a run's results, and checks
 // that it ran the iterations asked for: the difference of a pair is only
-// per op if each run did exactly N and 2N.
-func costsResult(results []Result, s slot, iters int) (Result, error) {
+// per op if each run did exactly N and 2N. With rusage, the result must
+// have bench/'s own vcsw/op and ivcsw/op; the runtime's benchmarks report
+// none.
+func costsResult(results []Result, s slot, iters int, rusage bool) (Result, error) {
 	want := strings.TrimPrefix(s.Bench, "Benchmark")
+	var subs []string
 	for _, r := range results {
+		if strings.HasPrefix(r.Name, want+"/") && r.Procs == s.CPU {
+			subs = append(subs, r.Name)
+		}
 		if r.Name != want || r.Procs != s.CPU {
 			continue
 		}
@@ -381,11 +408,14 @@ func costsResult(results []Result, s slot, iters int) (Result, error) {
 			return r, fmt.Errorf("%s at GOMAXPROCS %d ran %d iterations, not the %d of -test.benchtime=%dx", s.Bench, s.CPU, r.Iters, iters, iters)
 		}
 		for _, u := range []string{"vcsw/op", "ivcsw/op"} {
-			if _, ok := r.Values[u]; !ok {
+			if _, ok := r.Values[u]; rusage && !ok {
 				return r, fmt.Errorf("%s at GOMAXPROCS %d reported no %s (bench/ reports it through getrusage on Linux only)", s.Bench, s.CPU, u)
 			}
 		}
 		return r, nil
 	}
-	return Result{}, fmt.Errorf("%s at GOMAXPROCS %d printed no result", s.Bench, s.CPU)
+	if len(subs) > 0 {
+		return Result{}, fmt.Errorf("%s at GOMAXPROCS %d printed only the results of its sub-benchmarks %s, which -costs cannot tell apart in one process: add them to costsSubBenchmarks in tools/internal/bench/costs_run.go", s.Bench, s.CPU, strings.Join(subs, ", "))
+	}
+	return Result{}, fmt.Errorf("%s at GOMAXPROCS %d printed no result (did it skip? the end of its output says)", s.Bench, s.CPU)
 }

@@ -19,8 +19,9 @@ import (
 const costsRecordFile = "costs.json"
 
 // costsReportFiles are the files of a -costs run that -publish copies, into
-// bench/report/<release>/costs/: the tables, every run's counts and the
-// record. The raw go test output stays behind.
+// bench/report/<release>/costs/ (costs-runtime/ for a run of the
+// runtime's benchmarks): the tables, every run's counts and the record.
+// The raw go test output stays behind.
 var costsReportFiles = []string{"costs.md", "costs.csv", costsRecordFile}
 
 // costsRecord is what a -costs run measured and how. Its Provenance is
@@ -29,6 +30,7 @@ type costsRecord struct {
 	Provenance
 	Name       string    `json:"name"` // the output folder's name
 	Start      time.Time `json:"start"`
+	Runtime    bool      `json:"runtime,omitempty"` // the runtime's benchmarks, not bench/'s
 	Toolchains []string  `json:"toolchains"`
 	Bench      string    `json:"bench"`
 	CPUs       []int     `json:"cpus"`
@@ -40,7 +42,7 @@ type costsRecord struct {
 // options o.
 func newCostsRecord(name string, start time.Time, prov Provenance, tcs []string, o Options) costsRecord {
 	return costsRecord{
-		Provenance: prov, Name: name, Start: start,
+		Provenance: prov, Name: name, Start: start, Runtime: o.Runtime,
 		Toolchains: tcs, Bench: o.Bench, CPUs: o.CPUs, Count: o.Count, Benchtime: o.Benchtime,
 	}
 }
@@ -77,20 +79,25 @@ func readJSON(name string, v any, writer string) error {
 }
 
 // publishable reports why r cannot stand for the repository: only a run
-// of the defaults of -costs (every toolchain, benchmark and GOMAXPROCS,
-// at least the default repetitions, each benchmark's own N), of the fork,
-// from a commit with no uncommitted change to what it measured, can.
+// of the defaults of -costs, or of -costs -runtime (every toolchain,
+// benchmark and GOMAXPROCS, at least the default repetitions, each
+// benchmark's own N), of the fork, from a commit with no uncommitted
+// change to what it measured, can.
 func (r costsRecord) publishable() error {
 	var why []string
 	if r.Base == "" {
 		why = append(why, "it names no base of the fork")
 	}
 	why = append(why, r.Problems()...)
-	if strings.Join(r.Toolchains, ",") != costsToolchains {
-		why = append(why, fmt.Sprintf("it ran the toolchains %s, not all of %s", strings.Join(r.Toolchains, ","), costsToolchains))
+	tcs, bench, flags := costsToolchains, costsBench, "-costs"
+	if r.Runtime {
+		tcs, bench, flags = runtimeToolchains, costsRuntimeBench, "-costs -runtime"
 	}
-	if r.Bench != costsBench {
-		why = append(why, fmt.Sprintf("it ran -bench %q, not the default %q", r.Bench, costsBench))
+	if strings.Join(r.Toolchains, ",") != tcs {
+		why = append(why, fmt.Sprintf("it ran the toolchains %s, not all of %s", strings.Join(r.Toolchains, ","), tcs))
+	}
+	if r.Bench != bench {
+		why = append(why, fmt.Sprintf("it ran -bench %q, not the default %q", r.Bench, bench))
 	}
 	if !slices.Equal(r.CPUs, costsCPUs) {
 		why = append(why, fmt.Sprintf("it ran -cpu %v, not the default %v", r.CPUs, costsCPUs))
@@ -102,14 +109,15 @@ func (r costsRecord) publishable() error {
 		why = append(why, fmt.Sprintf("it ran -benchtime %s, not each benchmark's own iteration count", r.Benchtime))
 	}
 	if len(why) > 0 {
-		return errors.New(strings.Join(why, "; ") + "; run ./bench.bash -costs with its defaults from a clean commit")
+		return errors.New(strings.Join(why, "; ") + "; run ./bench.bash " + flags + " with its defaults from a clean commit")
 	}
 	return nil
 }
 
 // publishCosts copies the tables and record of the -costs run in from
-// into bench/report/<release>/costs/ for the run's base, replacing what a
-// previous -costs run put there.
+// into bench/report/<release>/costs/ (costs-runtime/ for the runtime's
+// benchmarks) for the run's base, replacing what a previous such run put
+// there.
 func publishCosts(root, from string, stdout io.Writer) error {
 	rec, err := readCostsRecord(from)
 	if err != nil {
@@ -118,12 +126,21 @@ func publishCosts(root, from string, stdout io.Writer) error {
 	if err := rec.publishable(); err != nil {
 		return fmt.Errorf("cannot publish %s: %v", from, err)
 	}
-	dst := filepath.Join(root, filepath.FromSlash(BaseReportDir(rec.Base)), "costs")
+	dst := filepath.Join(root, filepath.FromSlash(BaseReportDir(rec.Base)), costsReportDir(rec.Runtime))
 	if err := replaceReportFiles(from, dst, costsReportFiles, costsReportFiles); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "published the -costs run %s of commit %s to %s\n", rec.Name, rec.Commit, dst)
 	return nil
+}
+
+// costsReportDir is the folder of bench/report/<release>/ that holds the
+// published -costs run of bench/'s benchmarks, or of the runtime's.
+func costsReportDir(runtime bool) string {
+	if runtime {
+		return "costs-runtime"
+	}
+	return "costs"
 }
 
 // replaceReportFiles removes the files old from the report folder dst,

@@ -63,6 +63,30 @@ func TestPublishCosts(t *testing.T) {
 	}
 }
 
+// TestPublishCostsRuntime publishes a -costs -runtime run of its defaults
+// beside bench/'s, and refuses one that ran bench/'s defaults' toolchains
+// or benchmarks, naming the flags to run.
+func TestPublishCostsRuntime(t *testing.T) {
+	root := t.TempDir()
+	r := defaultCostsRecord("costs-runtime-1")
+	r.Runtime, r.Toolchains, r.Bench = true, strings.Split(runtimeToolchains, ","), costsRuntimeBench
+	if err := Publish(root, fakeCostsRun(t, r), new(strings.Builder)); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(root, "bench", "report", "go1.27.4")
+	if !isFile(filepath.Join(report, "costs-runtime", "costs.md")) || isFile(filepath.Join(report, "costs", "costs.md")) {
+		t.Errorf("a -costs -runtime run was not published to costs-runtime/ alone")
+	}
+	bad := defaultCostsRecord("costs-runtime-2")
+	bad.Runtime = true
+	err := Publish(t.TempDir(), fakeCostsRun(t, bad), new(strings.Builder))
+	for _, want := range []string{"not all of " + runtimeToolchains, costsRuntimeBench, "./bench.bash -costs -runtime with its defaults"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Publish of a runtime run with bench/'s defaults: %v; want it to say %q", err, want)
+		}
+	}
+}
+
 func TestPublishCostsRefuses(t *testing.T) {
 	for _, c := range []struct {
 		name string

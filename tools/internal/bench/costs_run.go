@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,37 +26,94 @@ var (
 	costsCount      = 5
 )
 
+// The default benchmarks of -costs -runtime: upstream's runtime.mutex
+// benchmarks, which every toolchain of -runtime's default has in its own
+// runtime (go1.23.12's has none).
+const costsRuntimeBench = "^BenchmarkMutex(Contention|Capture|Handoff)$"
+
+// costsSubBenchmarks are the sub-benchmarks of the benchmarks -costs
+// knows that have them. perf counts a whole process, so each
+// sub-benchmark runs in processes of its own, as if it were a benchmark.
+var costsSubBenchmarks = map[string][]string{
+	"BenchmarkMutexHandoff": {"Solo", "FastPingPong", "SlowPingPong"},
+}
+
 // costsWork is the iteration count N of a benchmark's shorter run, and
 // the longest time one op takes at any GOMAXPROCS with any toolchain in
-// the published pool of the go1.27.3 series (2 CPUs), rounded up, which
-// only the estimate uses. N is chosen for about 200ms of ops in the
+// the published pool of the go1.27.3 series (2 CPUs; for the runtime's
+// benchmarks, the published run of the go1.27.4 series), rounded up,
+// which only the estimate uses. N is chosen for about 200ms of ops in the
 // shorter run at the typical time per op: the process's fixed part
 // (start-up, the first run of one iteration, exit) is hundreds of futex
 // calls and context switches, and a Select op can make far fewer than
 // one of each, so N must be large for the per-op part to outweigh the
-// fixed part.
+// fixed part. MinProcs is the smallest GOMAXPROCS at which the benchmark
+// runs rather than skipping; 0 for any.
 type costsWork struct {
-	Iters int
-	PerOp time.Duration
+	Iters    int
+	PerOp    time.Duration
+	MinProcs int
 }
 
 var costsWorks = map[string]costsWork{
-	"BenchmarkAlternate":     {600000, 350 * time.Nanosecond},
-	"BenchmarkCapture":       {1000000, 280 * time.Nanosecond},
-	"BenchmarkChanContended": {40000, 12 * time.Microsecond},
-	"BenchmarkCondBarrier":   {20000, 14 * time.Microsecond},
-	"BenchmarkHTTP":          {4000, 85 * time.Microsecond},
-	"BenchmarkHandoff":       {500000, 600 * time.Nanosecond},
-	"BenchmarkLargeAlloc":    {5000, 50 * time.Microsecond},
-	"BenchmarkManyM256":      {10000, 30 * time.Microsecond},
-	"BenchmarkManyM64":       {10000, 16 * time.Microsecond},
-	"BenchmarkManyM8":        {10000, 26 * time.Microsecond},
-	"BenchmarkMutexParked":   {1000000, 320 * time.Nanosecond},
-	"BenchmarkSelect":        {400000, time.Microsecond},
-	"BenchmarkSpawnStorm":    {500000, 550 * time.Nanosecond},
-	"BenchmarkStopTheWorld":  {40, 24 * time.Millisecond},
-	"BenchmarkTimers":        {40000, 8 * time.Microsecond},
-	"BenchmarkWakeIdle":      {30000, 14 * time.Microsecond},
+	"BenchmarkAlternate":     {Iters: 600000, PerOp: 350 * time.Nanosecond},
+	"BenchmarkCapture":       {Iters: 1000000, PerOp: 280 * time.Nanosecond},
+	"BenchmarkChanContended": {Iters: 40000, PerOp: 12 * time.Microsecond},
+	"BenchmarkCondBarrier":   {Iters: 20000, PerOp: 14 * time.Microsecond},
+	"BenchmarkHTTP":          {Iters: 4000, PerOp: 85 * time.Microsecond},
+	"BenchmarkHandoff":       {Iters: 500000, PerOp: 600 * time.Nanosecond},
+	"BenchmarkLargeAlloc":    {Iters: 5000, PerOp: 50 * time.Microsecond},
+	"BenchmarkManyM256":      {Iters: 10000, PerOp: 30 * time.Microsecond},
+	"BenchmarkManyM64":       {Iters: 10000, PerOp: 16 * time.Microsecond},
+	"BenchmarkManyM8":        {Iters: 10000, PerOp: 26 * time.Microsecond},
+	"BenchmarkMutexParked":   {Iters: 1000000, PerOp: 320 * time.Nanosecond},
+	"BenchmarkSelect":        {Iters: 400000, PerOp: time.Microsecond},
+	"BenchmarkSpawnStorm":    {Iters: 500000, PerOp: 550 * time.Nanosecond},
+	"BenchmarkStopTheWorld":  {Iters: 40, PerOp: 24 * time.Millisecond},
+	"BenchmarkTimers":        {Iters: 40000, PerOp: 8 * time.Microsecond},
+	"BenchmarkWakeIdle":      {Iters: 30000, PerOp: 14 * time.Microsecond},
+
+	// The runtime's own (-runtime).
+	"BenchmarkMutexCapture":              {Iters: 8000000, PerOp: 30 * time.Nanosecond},
+	"BenchmarkMutexContention":           {Iters: 8000000, PerOp: 25 * time.Nanosecond},
+	"BenchmarkMutexHandoff/Solo":         {Iters: 10000000, PerOp: 20 * time.Nanosecond},
+	"BenchmarkMutexHandoff/FastPingPong": {Iters: 300000, PerOp: 700 * time.Nanosecond, MinProcs: 2},
+	"BenchmarkMutexHandoff/SlowPingPong": {Iters: 15000, PerOp: 12 * time.Microsecond, MinProcs: 2},
+}
+
+// costsNames are the benchmarks of names as -costs runs them: a benchmark
+// with sub-benchmarks is replaced by them, named Benchmark.../Sub.
+func costsNames(names []string) []string {
+	var out []string
+	for _, n := range names {
+		subs, ok := costsSubBenchmarks[n]
+		if !ok {
+			out = append(out, n)
+			continue
+		}
+		for _, sub := range subs {
+			out = append(out, n+"/"+sub)
+		}
+	}
+	return out
+}
+
+// costsSlots are the slots of a -costs run of the benchmarks names: each
+// of costsNames at each GOMAXPROCS of cpus at which it runs. It is an
+// error if none is left.
+func costsSlots(names []string, cpus []int) ([]slot, error) {
+	var ss []slot
+	for _, n := range costsNames(names) {
+		for _, c := range cpus {
+			if c >= costsWorks[n].MinProcs {
+				ss = append(ss, slot{n, c})
+			}
+		}
+	}
+	if len(ss) == 0 {
+		return nil, fmt.Errorf("-cpu %s: none of the benchmarks runs at so few Ps (%s); give a larger -cpu", joinInts(cpus), strings.Join(costsNames(names), ", "))
+	}
+	return ss, nil
 }
 
 // perfRunOverhead is what one run under perf stat adds to its ops: perf's
@@ -81,9 +139,9 @@ func costsIters(o Options, name string) (int, error) {
 
 // costsFlags refuses the flags that -costs cannot honour.
 func costsFlags(o *Options, set map[string]bool) error {
-	for _, other := range []string{"runtime", "quick", "instructions", "check"} {
+	for _, other := range []string{"quick", "instructions", "check"} {
 		if set[other] {
-			return fmt.Errorf("-costs and -%s cannot be combined: -costs counts syscalls and context switches in bench/'s benchmarks, and stops at the first run that fails; leave out -%s", other, other)
+			return fmt.Errorf("-costs and -%s cannot be combined: -costs counts syscalls and context switches per op in fixed iteration counts, and stops at the first run that fails; leave out -%s", other, other)
 		}
 	}
 	if o.Benchtime != "" {
@@ -126,36 +184,50 @@ func checkPerf(ctx context.Context) error {
 }
 
 // costsPlan describes the runs a -costs run makes and their estimated
-// time: 2 runs per toolchain, benchmark, GOMAXPROCS and repetition, of
-// N and 2N iterations.
+// time: 2 runs per toolchain, slot and repetition, of N and 2N
+// iterations.
 func costsPlan(o Options, names []string) (string, error) {
-	runs := 2 * len(o.Toolchains) * len(names) * len(o.CPUs) * o.Count
+	ss, err := costsSlots(names, o.CPUs)
+	if err != nil {
+		return "", err
+	}
+	runs := 2 * len(o.Toolchains) * len(ss) * o.Count
 	var est time.Duration
+	for _, s := range ss {
+		it, err := costsIters(o, s.Bench)
+		if err != nil {
+			return "", err
+		}
+		perOp := costsWorks[s.Bench].PerOp
+		if perOp == 0 {
+			perOp = time.Microsecond
+		}
+		pair := time.Duration(3*it)*perOp + 2*perfRunOverhead
+		est += time.Duration(len(o.Toolchains)*o.Count) * pair
+	}
 	var iters []string
-	for _, n := range names {
+	for _, n := range costsNames(names) {
 		it, err := costsIters(o, n)
 		if err != nil {
 			return "", err
 		}
 		iters = append(iters, fmt.Sprintf("%s %d", strings.TrimPrefix(n, "Benchmark"), it))
-		perOp := costsWorks[n].PerOp
-		if perOp == 0 {
-			perOp = time.Microsecond
-		}
-		pair := time.Duration(3*it)*perOp + 2*perfRunOverhead
-		est += time.Duration(len(o.Toolchains)*len(o.CPUs)*o.Count) * pair
 	}
-	return fmt.Sprintf("plan: %d runs under perf stat (%d toolchains x %d benchmarks x %d GOMAXPROCS values x %d repetitions x 2: N and 2N iterations; N: %s)\n"+
+	return fmt.Sprintf("plan: %d runs under perf stat (%d toolchains x %d pairs of benchmark and GOMAXPROCS x %d repetitions x 2: N and 2N iterations; N: %s)\n"+
 		"estimate: about %v of benchmarking, building aside, from each benchmark's longest time per op on the 2-CPU machine (costsWorks) plus %v per run",
-		runs, len(o.Toolchains), len(names), len(o.CPUs), o.Count, strings.Join(iters, ", "), est.Round(time.Second), perfRunOverhead), nil
+		runs, len(o.Toolchains), len(ss), o.Count, strings.Join(iters, ", "), est.Round(time.Second), perfRunOverhead), nil
 }
 
 // runCosts runs every slot's pair of runs under perf stat, interleaved,
 // with the uprobes probes defined, and writes costs.csv, costs.md and each
 // toolchain's raw go test output into outDir.
 func runCosts(ctx context.Context, outDir string, tcs []*prepared, probes *definedUprobes, o Options, names []string, prov Provenance, start time.Time, stdout io.Writer) error {
+	ss, err := costsSlots(names, o.CPUs)
+	if err != nil {
+		return err
+	}
 	iters := map[string]int{}
-	for _, n := range names {
+	for _, n := range costsNames(names) {
 		it, err := costsIters(o, n)
 		if err != nil {
 			return err
@@ -177,7 +249,6 @@ func runCosts(ctx context.Context, outDir string, tcs []*prepared, probes *defin
 	defer csvFile.Close()
 	fmt.Fprintln(csvFile, costsCSVHeader)
 
-	ss := slots(names, o.CPUs)
 	var samples []costsSample
 	for rep := 0; rep < o.Count; rep++ {
 		repStart := time.Now()
@@ -323,10 +394,13 @@ func perfRun(ctx context.Context, p *prepared, tp toolchainProbes, o Options, s 
 	if err != nil {
 		return r, fmt.Errorf("toolchain %s: %s at GOMAXPROCS %d: %v", p.Name, s.Bench, s.CPU, err)
 	}
-	res, err := costsResult(results, s, iters)
+	res, err := costsResult(results, s, iters, !o.Runtime)
 	if err != nil {
 		return r, fmt.Errorf("toolchain %s: %v; output in %s", p.Name, err, p.Raw)
 	}
-	r.Vcsw, r.Ivcsw, r.NsPerOp = res.Values["vcsw/op"], res.Values["ivcsw/op"], res.Values["ns/op"]
+	r.Vcsw, r.Ivcsw, r.NsPerOp = math.NaN(), math.NaN(), res.Values["ns/op"]
+	if v, ok := res.Values["vcsw/op"]; ok {
+		r.Vcsw, r.Ivcsw = v, res.Values["ivcsw/op"]
+	}
 	return r, nil
 }

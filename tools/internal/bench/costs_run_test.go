@@ -5,7 +5,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,13 +27,22 @@ func TestCostsFlags(t *testing.T) {
 	if n, err := costsIters(o, "BenchmarkSelect"); err != nil || n != 5000 {
 		t.Errorf("-benchtime 5000x: iterations %d, %v; want 5000", n, err)
 	}
+	o, err = ParseFlags([]string{"-costs", "-runtime"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.Costs || !o.Runtime || o.Count != costsCount || o.Bench != costsRuntimeBench || joinInts(o.CPUs) != "1,2,4,8,16" || len(o.Toolchains) != 4 || o.Toolchains[0].Name != "spinbit" {
+		t.Errorf("-costs -runtime defaults: %+v", o)
+	}
+	if s := o.suite("/r"); s.Name != "runtime" || s.OutPrefix != "costs-runtime-" || len(s.Comparisons) != 0 {
+		t.Errorf("-costs -runtime suite: %+v, want the runtime's, output in costs-runtime-<time>", s)
+	}
 	for _, bad := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"-costs", "-benchtime", "1s"}, "-costs runs fixed iteration counts"},
 		{[]string{"-costs", "-benchtime", "0x"}, "positive integer followed by x"},
-		{[]string{"-costs", "-runtime"}, "-costs and -runtime"},
 		{[]string{"-costs", "-quick"}, "-costs and -quick"},
 		{[]string{"-costs", "-instructions"}, "-costs"},
 		{[]string{"-costs", "-check"}, "-costs and -check"},
@@ -69,6 +80,44 @@ func TestCostsWorks(t *testing.T) {
 		if w.Iters < 1 || w.PerOp <= 0 {
 			t.Errorf("%s: %+v, want a positive count and time per op", n, w)
 		}
+	}
+}
+
+// TestCostsWorksRuntime checks that -costs -runtime's benchmarks, their
+// sub-benchmarks in their place, have default iteration counts.
+func TestCostsWorksRuntime(t *testing.T) {
+	names := []string{"BenchmarkMutexCapture", "BenchmarkMutexContention", "BenchmarkMutexHandoff"}
+	for _, n := range names {
+		if !regexp.MustCompile(costsRuntimeBench).MatchString(n) {
+			t.Errorf("%s is not one of -costs -runtime's defaults %q", n, costsRuntimeBench)
+		}
+	}
+	var o Options
+	for _, n := range costsNames(names) {
+		if _, err := costsIters(o, n); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestCostsSlots checks that a benchmark with sub-benchmarks is run as
+// each of them, each only at the GOMAXPROCS at which it does not skip.
+func TestCostsSlots(t *testing.T) {
+	ss, err := costsSlots([]string{"BenchmarkMutexContention", "BenchmarkMutexHandoff"}, []int{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []slot{
+		{"BenchmarkMutexContention", 1}, {"BenchmarkMutexContention", 2},
+		{"BenchmarkMutexHandoff/Solo", 1}, {"BenchmarkMutexHandoff/Solo", 2},
+		{"BenchmarkMutexHandoff/FastPingPong", 2}, {"BenchmarkMutexHandoff/SlowPingPong", 2},
+	}
+	if !slices.Equal(ss, want) {
+		t.Errorf("slots %v, want %v", ss, want)
+	}
+	_, err = costsSlots([]string{"BenchmarkMutexHandoff/FastPingPong"}, []int{1})
+	if err == nil || !strings.Contains(err.Error(), "none of the benchmarks runs at so few Ps") {
+		t.Errorf("slots of a benchmark that skips at every -cpu: error %v", err)
 	}
 }
 

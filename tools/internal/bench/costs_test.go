@@ -118,11 +118,11 @@ func TestPairFromOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	sl := slot{"BenchmarkSelect", 2}
-	short, err := costsResult(rs[:1], sl, 20000)
+	short, err := costsResult(rs[:1], sl, 20000, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	long, err := costsResult(rs[1:2], sl, 40000)
+	long, err := costsResult(rs[1:2], sl, 40000, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,16 +135,39 @@ func TestPairFromOutput(t *testing.T) {
 	if want := [numCostsMetrics]float64{0.0256, 0.0222, 0.00245, 0.002, 0.0001, 0.0022, 0.0015}; s.Values != want {
 		t.Errorf("per op %v, want %v", s.Values, want)
 	}
-	if _, err := costsResult(rs[:1], sl, 40000); err == nil || !strings.Contains(err.Error(), "ran 20000 iterations, not the 40000") {
+	if _, err := costsResult(rs[:1], sl, 40000, true); err == nil || !strings.Contains(err.Error(), "ran 20000 iterations, not the 40000") {
 		t.Errorf("a run of other iterations: error %v", err)
 	}
-	if _, err := costsResult(rs[:1], slot{"BenchmarkSelect", 8}, 20000); err == nil || !strings.Contains(err.Error(), "printed no result") {
+	if _, err := costsResult(rs[:1], slot{"BenchmarkSelect", 8}, 20000, true); err == nil || !strings.Contains(err.Error(), "printed no result") {
 		t.Errorf("a run without the slot's result: error %v", err)
 	}
 	noRusage := rs[0]
 	noRusage.Values = map[string]float64{"ns/op": 590.8}
-	if _, err := costsResult([]Result{noRusage}, sl, 20000); err == nil || !strings.Contains(err.Error(), "no vcsw/op") {
+	if _, err := costsResult([]Result{noRusage}, sl, 20000, true); err == nil || !strings.Contains(err.Error(), "no vcsw/op") {
 		t.Errorf("a result without vcsw/op: error %v", err)
+	}
+	if _, err := costsResult([]Result{noRusage}, sl, 20000, false); err != nil {
+		t.Errorf("a result without vcsw/op, of a benchmark that reports none: %v", err)
+	}
+}
+
+// TestCostsResultRuntime picks a sub-benchmark's result from the runtime's
+// output, and refuses a benchmark that printed only its sub-benchmarks'.
+func TestCostsResultRuntime(t *testing.T) {
+	rs, err := ParseOutput(strings.NewReader("goos: linux\n" +
+		"BenchmarkMutexHandoff/FastPingPong-2   \t  300000\t       415.4 ns/op\t       0 B/op\t       0 allocs/op\n" +
+		"BenchmarkMutexHandoff/SlowPingPong-2   \t   15000\t      8953 ns/op\t       0 B/op\t       0 allocs/op\n" +
+		"PASS\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := costsResult(rs, slot{"BenchmarkMutexHandoff/SlowPingPong", 2}, 15000, false)
+	if err != nil || r.Values["ns/op"] != 8953 {
+		t.Errorf("SlowPingPong-2: %+v, %v; want its 8953 ns/op", r, err)
+	}
+	_, err = costsResult(rs, slot{"BenchmarkMutexHandoff", 2}, 300000, false)
+	if err == nil || !strings.Contains(err.Error(), "MutexHandoff/FastPingPong, MutexHandoff/SlowPingPong") || !strings.Contains(err.Error(), "costsSubBenchmarks") {
+		t.Errorf("a benchmark that printed only its sub-benchmarks: error %v", err)
 	}
 }
 
@@ -207,7 +230,11 @@ func TestWriteCostsTable(t *testing.T) {
 	cells := map[costsKey][numCostsMetrics]costsCell{}
 	set := func(tc string, s slot, futex float64, n int) {
 		var c [numCostsMetrics]costsCell
-		c[costsFutex] = costsCell{Median: futex, Lo: futex / 2, Hi: futex * 2, N: n}
+		for m := range c {
+			if m != costsClaims {
+				c[m] = costsCell{Median: futex, Lo: futex / 2, Hi: futex * 2, N: n}
+			}
+		}
 		if tc == "spinbit" {
 			c[costsClaims] = costsCell{Median: futex / 10, Lo: 0, Hi: futex / 5, N: n}
 		}
@@ -239,5 +266,19 @@ func TestWriteCostsTable(t *testing.T) {
 	}
 	if n := strings.Count(out, "\n## "); n != numCostsMetrics {
 		t.Errorf("%d tables, want one per metric (%d)", n, numCostsMetrics)
+	}
+
+	// Without the benchmark's own vcsw/op and ivcsw/op (the runtime's
+	// benchmarks), their tables and their line are left out.
+	for k, c := range cells {
+		c[costsVcsw], c[costsIvcsw] = costsCell{}, costsCell{}
+		cells[k] = c
+	}
+	b.Reset()
+	writeCostsTable(&b, costsHeader{Name: "costs-runtime-x", Start: time.Unix(0, 0), Count: 3, Iters: map[string]int{"BenchmarkSelect": 400000}},
+		[]slot{s2, s8}, []string{"upstream", "spinbit"}, cells)
+	out = b.String()
+	if n := strings.Count(out, "\n## "); n != numCostsMetrics-2 || strings.Contains(out, "context switches per op (the benchmark's") || strings.Contains(out, "getrusage figures") {
+		t.Errorf("without vcsw/op: %d tables, want %d and no word of them:\n%s", n, numCostsMetrics-2, out)
 	}
 }

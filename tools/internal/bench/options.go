@@ -207,8 +207,12 @@ runs N and 2N iterations (each benchmark's own N, or -benchtime Nx for
 all), and the difference of the counts over N is the count per op,
 without the process's start-up. It writes costs.md (one table per metric,
 a column per toolchain, medians of the repetitions) and costs.csv to
-bench/results/costs-<timestamp>/. It needs perf, and root to define the
-uprobes.
+bench/results/costs-<timestamp>/. With -runtime as well it counts the
+same of upstream's runtime.mutex benchmarks (MutexContention,
+MutexCapture, MutexHandoff's three sub-benchmarks, each in processes of
+its own) in every toolchain whose runtime has them, into
+bench/results/costs-runtime-<timestamp>/. It needs perf, and root to
+define the uprobes.
 
 Flags:
 `
@@ -230,7 +234,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.BoolVar(&o.Check, "check", false, "after the run, verify that every toolchain and benchmark has results at every GOMAXPROCS value and that tables and plots were written; exit non-zero naming what is missing")
 	fs.BoolVar(&o.DryRun, "n", false, "print the plan and the time estimate, then stop")
 	tcs := fs.String("toolchains", "", "comma-separated toolchains to compare (default "+knownNames()+", or "+runtimeToolchains+" with -runtime)")
-	fs.StringVar(&o.Bench, "bench", "", "regexp selecting benchmarks by top-level name, as for go test -bench (default ., or "+runtimeBench+" with -runtime, "+costsBench+" with -costs)")
+	fs.StringVar(&o.Bench, "bench", "", "regexp selecting benchmarks by top-level name, as for go test -bench (default ., or "+runtimeBench+" with -runtime, "+costsBench+" with -costs, "+costsRuntimeBench+" with both)")
 	cpus := fs.String("cpu", "", "comma-separated GOMAXPROCS values (default "+joinInts(fullCPUs)+", or "+joinInts(quickCPUs)+" with -quick, "+joinInts(costsCPUs)+" with -costs)")
 	fs.IntVar(&o.Count, "count", 0, fmt.Sprintf("repetitions, each running every toolchain once (default %d, or %d with -quick, %d with -costs)", fullCount, quickCount, costsCount))
 	fs.StringVar(&o.Benchtime, "benchtime", "", "run time per benchmark, a duration or Nx (default "+fullBenchtime+", or "+quickBenchtime+" with -quick; with -costs only Nx, N for every benchmark, default each benchmark's own)")
@@ -331,7 +335,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	}
 	if *tcs == "" && !set["toolchains"] {
 		switch {
-		case o.Runtime:
+		case o.Runtime: // with -costs too: go1.23.12's runtime has none of its benchmarks
 			*tcs = runtimeToolchains
 		case o.Instructions:
 			*tcs = instrToolchains
@@ -348,6 +352,8 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	if o.Bench == "" && !set["bench"] {
 		o.Bench = "."
 		switch {
+		case o.Costs && o.Runtime:
+			o.Bench = costsRuntimeBench
 		case o.Runtime:
 			o.Bench = runtimeBench
 		case o.Instructions:
@@ -370,12 +376,12 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	switch {
 	case o.Quick:
 		o.CPUs = quickCPUs
+	case o.Costs:
+		o.CPUs = costsCPUs
 	case o.Runtime:
 		o.CPUs = runtimeCPUs
 	case o.Instructions:
 		o.CPUs = []int{instrCPU}
-	case o.Costs:
-		o.CPUs = costsCPUs
 	}
 	if *cpus != "" {
 		if o.CPUs, err = parseCPUs(*cpus); err != nil {

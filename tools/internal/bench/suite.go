@@ -46,6 +46,9 @@ var runtimeComparisons = []Comparison{
 }
 
 func (o Options) suite(root string) suite {
+	if o.Runtime && o.Costs {
+		return suite{Name: "runtime", Desc: "the runtime's mutex benchmarks", OutPrefix: "costs-runtime-", root: root, base: o.Base}
+	}
 	if o.Runtime {
 		return suite{Name: "runtime", Desc: "the runtime's mutex benchmarks", OutPrefix: "runtime-",
 			Comparisons: runtimeComparisons, root: root, base: o.Base}
