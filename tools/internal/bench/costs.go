@@ -279,7 +279,7 @@ func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []stri
 	if has[costsVcsw] || has[costsIvcsw] {
 		fmt.Fprintf(w, "- vcsw/op and ivcsw/op are the benchmark's own getrusage figures around its timed loop, from the 2N runs\n")
 	}
-	fmt.Fprintf(w, "- each cell: the median of %s (one pair of runs each, interleaved across toolchains), then the smallest and largest; a difference can be negative where the per-op count is below the noise of the fixed part\n", plural(h.Count, "repetition"))
+	fmt.Fprintf(w, "- each cell: the median of %s (one pair of runs each, interleaved across toolchains), then the smallest and largest; a difference can be negative where the per-op count is below the noise of the fixed part, or comes in episodes some processes have and others lack (a range much wider than the median; costs.csv has each process's counts)\n", plural(h.Count, "repetition"))
 	fmt.Fprintf(w, "- started %s, took %s\n", h.Start.Format(time.RFC3339), h.Elapsed.Round(time.Second))
 	if h.Host != "" {
 		fmt.Fprintf(w, "- host: %s\n", h.Host)
