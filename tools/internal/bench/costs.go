@@ -307,7 +307,7 @@ func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []stri
 	}
 	for m := 0; m < numCostsMetrics; m++ {
 		if !has[m] {
-			continue // no benchmark reports it: the runtime's report no vcsw/op
+			continue // no toolchain has it: the runtime's benchmarks report no vcsw/op, go1.27 makes no claims
 		}
 		fmt.Fprintf(w, "## %s\n\n", costsMetricTitles[m])
 		fmt.Fprintf(w, "| benchmark |")
@@ -417,5 +417,5 @@ func costsResult(results []Result, s slot, iters int, rusage bool) (Result, erro
 	if len(subs) > 0 {
 		return Result{}, fmt.Errorf("%s at GOMAXPROCS %d printed only the results of its sub-benchmarks %s, which -costs cannot tell apart in one process: add them to costsSubBenchmarks in tools/internal/bench/costs_run.go", s.Bench, s.CPU, strings.Join(subs, ", "))
 	}
-	return Result{}, fmt.Errorf("%s at GOMAXPROCS %d printed no result (did it skip? the end of its output says)", s.Bench, s.CPU)
+	return Result{}, fmt.Errorf("%s at GOMAXPROCS %d printed no result: if the end of its output says it skipped at so few Ps, leave that GOMAXPROCS out of -cpu, or give it a MinProcs in costsWorks (tools/internal/bench/costs_run.go)", s.Bench, s.CPU)
 }

@@ -91,7 +91,7 @@ func (r costsRecord) publishable() error {
 	why = append(why, r.Problems()...)
 	tcs, bench, flags := costsToolchains, costsBench, "-costs"
 	if r.Runtime {
-		tcs, bench, flags = runtimeToolchains, costsRuntimeBench, "-costs -runtime"
+		tcs, bench, flags = runtimeToolchains, upstreamRuntimeBench, "-costs -runtime"
 	}
 	if strings.Join(r.Toolchains, ",") != tcs {
 		why = append(why, fmt.Sprintf("it ran the toolchains %s, not all of %s", strings.Join(r.Toolchains, ","), tcs))

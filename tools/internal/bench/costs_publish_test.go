@@ -69,7 +69,7 @@ func TestPublishCosts(t *testing.T) {
 func TestPublishCostsRuntime(t *testing.T) {
 	root := t.TempDir()
 	r := defaultCostsRecord("costs-runtime-1")
-	r.Runtime, r.Toolchains, r.Bench = true, strings.Split(runtimeToolchains, ","), costsRuntimeBench
+	r.Runtime, r.Toolchains, r.Bench = true, strings.Split(runtimeToolchains, ","), upstreamRuntimeBench
 	if err := Publish(root, fakeCostsRun(t, r), new(strings.Builder)); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestPublishCostsRuntime(t *testing.T) {
 	bad := defaultCostsRecord("costs-runtime-2")
 	bad.Runtime = true
 	err := Publish(t.TempDir(), fakeCostsRun(t, bad), new(strings.Builder))
-	for _, want := range []string{"not all of " + runtimeToolchains, costsRuntimeBench, "./bench.bash -costs -runtime with its defaults"} {
+	for _, want := range []string{"not all of " + runtimeToolchains, upstreamRuntimeBench, "./bench.bash -costs -runtime with its defaults"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Publish of a runtime run with bench/'s defaults: %v; want it to say %q", err, want)
 		}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -26,11 +27,6 @@ var (
 	costsCount      = 5
 )
 
-// The default benchmarks of -costs -runtime: upstream's runtime.mutex
-// benchmarks, which every toolchain of -runtime's default has in its own
-// runtime (go1.23.12's has none).
-const costsRuntimeBench = "^BenchmarkMutex(Contention|Capture|Handoff)$"
-
 // costsSubBenchmarks are the sub-benchmarks of the benchmarks -costs
 // knows that have them. perf counts a whole process, so each
 // sub-benchmark runs in processes of its own, as if it were a benchmark.
@@ -40,9 +36,11 @@ var costsSubBenchmarks = map[string][]string{
 
 // costsWork is the iteration count N of a benchmark's shorter run, and
 // the longest time one op takes at any GOMAXPROCS with any toolchain in
-// the published pool of the go1.27.3 series (2 CPUs; for the runtime's
-// benchmarks, the published run of the go1.27.4 series), rounded up,
-// which only the estimate uses. N is chosen for about 200ms of ops in the
+// the published pool of the go1.27.3 series (2 CPUs), rounded up, which
+// only the estimate uses; for the runtime's benchmarks, the time per op
+// of a -costs run's processes on the same machine (MutexHandoff's
+// ping-pongs report a hand-off's latency as ns/op, which is a part of
+// their op). N is chosen for about 200ms of ops in the
 // shorter run at the typical time per op: the process's fixed part
 // (start-up, the first run of one iteration, exit) is hundreds of futex
 // calls and context switches, and a Select op can make far fewer than
@@ -77,8 +75,8 @@ var costsWorks = map[string]costsWork{
 	"BenchmarkMutexCapture":              {Iters: 8000000, PerOp: 30 * time.Nanosecond},
 	"BenchmarkMutexContention":           {Iters: 8000000, PerOp: 25 * time.Nanosecond},
 	"BenchmarkMutexHandoff/Solo":         {Iters: 10000000, PerOp: 20 * time.Nanosecond},
-	"BenchmarkMutexHandoff/FastPingPong": {Iters: 300000, PerOp: 700 * time.Nanosecond, MinProcs: 2},
-	"BenchmarkMutexHandoff/SlowPingPong": {Iters: 15000, PerOp: 12 * time.Microsecond, MinProcs: 2},
+	"BenchmarkMutexHandoff/FastPingPong": {Iters: 150000, PerOp: 1500 * time.Nanosecond, MinProcs: 2},
+	"BenchmarkMutexHandoff/SlowPingPong": {Iters: 8000, PerOp: 25 * time.Microsecond, MinProcs: 2},
 }
 
 // costsNames are the benchmarks of names as -costs runs them: a benchmark
@@ -114,6 +112,37 @@ func costsSlots(names []string, cpus []int) ([]slot, error) {
 		return nil, fmt.Errorf("-cpu %s: none of the benchmarks runs at so few Ps (%s); give a larger -cpu", joinInts(cpus), strings.Join(costsNames(names), ", "))
 	}
 	return ss, nil
+}
+
+// slotBenchmarks are the benchmarks of the slots ss, in their order, each
+// once.
+func slotBenchmarks(ss []slot) []string {
+	var names []string
+	for _, s := range ss {
+		if len(names) == 0 || names[len(names)-1] != s.Bench {
+			names = append(names, s.Bench)
+		}
+	}
+	return names
+}
+
+// costsRunArgs are the test binary's flags for one slot of a -costs run:
+// runArgs', with a -test.bench pattern that anchors each part of a
+// sub-benchmark's name, as go test matches each level of it apart, so
+// that no other benchmark or sub-benchmark runs in the process perf
+// counts.
+func costsRunArgs(o Options, s slot) []string {
+	args := runArgs(o, s)
+	parts := strings.Split(s.Bench, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	for i, a := range args {
+		if strings.HasPrefix(a, "-test.bench=") {
+			args[i] = "-test.bench=" + strings.Join(parts, "/")
+		}
+	}
+	return args
 }
 
 // perfRunOverhead is what one run under perf stat adds to its ops: perf's
@@ -206,7 +235,7 @@ func costsPlan(o Options, names []string) (string, error) {
 		est += time.Duration(len(o.Toolchains)*o.Count) * pair
 	}
 	var iters []string
-	for _, n := range costsNames(names) {
+	for _, n := range slotBenchmarks(ss) {
 		it, err := costsIters(o, n)
 		if err != nil {
 			return "", err
@@ -227,7 +256,7 @@ func runCosts(ctx context.Context, outDir string, tcs []*prepared, probes *defin
 		return err
 	}
 	iters := map[string]int{}
-	for _, n := range costsNames(names) {
+	for _, n := range slotBenchmarks(ss) {
 		it, err := costsIters(o, n)
 		if err != nil {
 			return err
@@ -371,7 +400,7 @@ func perfRun(ctx context.Context, p *prepared, tp toolchainProbes, o Options, s 
 	ro := o
 	ro.Benchtime = strconv.Itoa(iters) + "x"
 	events := append(append([]string(nil), costsEvents...), tp.events()...)
-	args := append([]string{"stat", "-x,", "-o", perfOut.Name(), "-e", strings.Join(events, ","), "--", p.Binary}, runArgs(ro, s)...)
+	args := append([]string{"stat", "-x,", "-o", perfOut.Name(), "-e", strings.Join(events, ","), "--", p.Binary}, costsRunArgs(ro, s)...)
 	cmd := exec.CommandContext(ctx, "perf", args...)
 	cmd.Dir = p.PkgDir
 	cmd.Env = runEnv(os.Environ())

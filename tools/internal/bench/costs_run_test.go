@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCostsFlags(t *testing.T) {
@@ -31,7 +32,7 @@ func TestCostsFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !o.Costs || !o.Runtime || o.Count != costsCount || o.Bench != costsRuntimeBench || joinInts(o.CPUs) != "1,2,4,8,16" || len(o.Toolchains) != 4 || o.Toolchains[0].Name != "spinbit" {
+	if !o.Costs || !o.Runtime || o.Count != costsCount || o.Bench != upstreamRuntimeBench || joinInts(o.CPUs) != "1,2,4,8,16" || len(o.Toolchains) != 4 || o.Toolchains[0].Name != "spinbit" {
 		t.Errorf("-costs -runtime defaults: %+v", o)
 	}
 	if s := o.suite("/r"); s.Name != "runtime" || s.OutPrefix != "costs-runtime-" || len(s.Comparisons) != 0 {
@@ -88,8 +89,8 @@ func TestCostsWorks(t *testing.T) {
 func TestCostsWorksRuntime(t *testing.T) {
 	names := []string{"BenchmarkMutexCapture", "BenchmarkMutexContention", "BenchmarkMutexHandoff"}
 	for _, n := range names {
-		if !regexp.MustCompile(costsRuntimeBench).MatchString(n) {
-			t.Errorf("%s is not one of -costs -runtime's defaults %q", n, costsRuntimeBench)
+		if !regexp.MustCompile(upstreamRuntimeBench).MatchString(n) {
+			t.Errorf("%s is not one of -costs -runtime's defaults %q", n, upstreamRuntimeBench)
 		}
 	}
 	var o Options
@@ -121,6 +122,25 @@ func TestCostsSlots(t *testing.T) {
 	}
 }
 
+// TestCostsRunArgs checks that a slot's -test.bench pattern anchors each
+// level of its name, as go test matches them one by one: a sub-benchmark
+// pattern anchored only at its ends would also run MutexHandoffX/FastPingPong
+// and MutexHandoff/XFastPingPong.
+func TestCostsRunArgs(t *testing.T) {
+	o := Options{Benchtime: "1000x", Timeout: time.Minute}
+	for _, c := range []struct {
+		bench, want string
+	}{
+		{"BenchmarkSelect", "-test.bench=^BenchmarkSelect$"},
+		{"BenchmarkMutexHandoff/FastPingPong", "-test.bench=^BenchmarkMutexHandoff$/^FastPingPong$"},
+	} {
+		args := costsRunArgs(o, slot{c.bench, 2})
+		if !slices.Contains(args, c.want) || !slices.Contains(args, "-test.benchtime=1000x") {
+			t.Errorf("%s: args %q, want %s", c.bench, args, c.want)
+		}
+	}
+}
+
 func TestCostsPlan(t *testing.T) {
 	o, err := ParseFlags([]string{"-costs", "-cpu", "2,8", "-count", "3", "-toolchains", "upstream,spinbit,go1.27"}, io.Discard)
 	if err != nil {
@@ -136,6 +156,19 @@ func TestCostsPlan(t *testing.T) {
 		if !strings.Contains(plan, want) {
 			t.Errorf("plan lacks %q:\n%s", want, plan)
 		}
+	}
+
+	// At GOMAXPROCS 1 MutexHandoff's ping-pongs skip: no runs, no N.
+	o, err = ParseFlags([]string{"-costs", "-runtime", "-cpu", "1", "-count", "1"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err = costsPlan(o, []string{"BenchmarkMutexHandoff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(plan, "plan: 8 runs under perf stat") || !strings.Contains(plan, "N: MutexHandoff/Solo 10000000)") {
+		t.Errorf("plan of MutexHandoff at GOMAXPROCS 1, want 4 toolchains x Solo only:\n%s", plan)
 	}
 }
 

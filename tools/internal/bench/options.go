@@ -228,13 +228,13 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	}
 	var o Options
 	fs.BoolVar(&o.Quick, "quick", false, "smoke run: benchtime "+quickBenchtime+", count 1, GOMAXPROCS "+joinInts(quickCPUs)+"; seconds per toolchain")
-	fs.BoolVar(&o.Runtime, "runtime", false, "benchmark the runtime's own RuntimeMutex benchmarks (default toolchains "+runtimeToolchains+", GOMAXPROCS "+joinInts(runtimeCPUs)+", benchtime "+runtimeBenchtime+")")
+	fs.BoolVar(&o.Runtime, "runtime", false, "benchmark the runtime's own RuntimeMutex benchmarks (default toolchains "+runtimeToolchains+", GOMAXPROCS "+joinInts(runtimeCPUs)+", benchtime "+runtimeBenchtime+"); with -costs, count the costs of upstream's mutex benchmarks "+upstreamRuntimeBench+" (GOMAXPROCS and count as -costs')")
 	fs.BoolVar(&o.Instructions, "instructions", false, "count instructions at GOMAXPROCS 1 under valgrind's callgrind instead of timing (default toolchains "+instrToolchains+", benchmarks "+instrBench+", benchtime "+instrBenchtime+")")
 	fs.BoolVar(&o.Costs, "costs", false, "count futex and sched_yield calls, context switches, mutex sleep calls and claims per op under perf stat instead of timing (default toolchains "+costsToolchains+", benchmarks "+costsBench+", GOMAXPROCS "+joinInts(costsCPUs)+", count "+strconv.Itoa(costsCount)+", each benchmark's own iteration count)")
 	fs.BoolVar(&o.Check, "check", false, "after the run, verify that every toolchain and benchmark has results at every GOMAXPROCS value and that tables and plots were written; exit non-zero naming what is missing")
 	fs.BoolVar(&o.DryRun, "n", false, "print the plan and the time estimate, then stop")
 	tcs := fs.String("toolchains", "", "comma-separated toolchains to compare (default "+knownNames()+", or "+runtimeToolchains+" with -runtime)")
-	fs.StringVar(&o.Bench, "bench", "", "regexp selecting benchmarks by top-level name, as for go test -bench (default ., or "+runtimeBench+" with -runtime, "+costsBench+" with -costs, "+costsRuntimeBench+" with both)")
+	fs.StringVar(&o.Bench, "bench", "", "regexp selecting benchmarks by top-level name, as for go test -bench (default ., or "+runtimeBench+" with -runtime, "+costsBench+" with -costs, "+upstreamRuntimeBench+" with both)")
 	cpus := fs.String("cpu", "", "comma-separated GOMAXPROCS values (default "+joinInts(fullCPUs)+", or "+joinInts(quickCPUs)+" with -quick, "+joinInts(costsCPUs)+" with -costs)")
 	fs.IntVar(&o.Count, "count", 0, fmt.Sprintf("repetitions, each running every toolchain once (default %d, or %d with -quick, %d with -costs)", fullCount, quickCount, costsCount))
 	fs.StringVar(&o.Benchtime, "benchtime", "", "run time per benchmark, a duration or Nx (default "+fullBenchtime+", or "+quickBenchtime+" with -quick; with -costs only Nx, N for every benchmark, default each benchmark's own)")
@@ -353,7 +353,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		o.Bench = "."
 		switch {
 		case o.Costs && o.Runtime:
-			o.Bench = costsRuntimeBench
+			o.Bench = upstreamRuntimeBench
 		case o.Runtime:
 			o.Bench = runtimeBench
 		case o.Instructions:
@@ -366,7 +366,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		return Options{}, errors.New("-bench: empty pattern; use . for every benchmark")
 	}
 	if strings.Contains(o.Bench, "/") {
-		return Options{}, fmt.Errorf("-bench %q: sub-benchmark patterns (with /) are not supported; the workloads have no sub-benchmarks, so name top-level benchmarks only", o.Bench)
+		return Options{}, fmt.Errorf("-bench %q: sub-benchmark patterns (with /) are not supported: name top-level benchmarks only (bench/'s have no sub-benchmarks, and -costs runs each of the runtime's MutexHandoff's apart)", o.Bench)
 	}
 	if _, err := regexp.Compile(o.Bench); err != nil {
 		return Options{}, fmt.Errorf("-bench %q is not a valid regexp: %v", o.Bench, err)

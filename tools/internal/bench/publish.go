@@ -151,7 +151,7 @@ func withSingleRunNote(page, note string) string {
 }
 
 // reservedReportNames are folders of a BaseReportDir that are not machines'.
-var reservedReportNames = []string{"costs", "instructions", "plots", "pooled", "runs", "runtime", upstreamRuntimeDir}
+var reservedReportNames = []string{"costs", costsReportDir(true), "instructions", "plots", "pooled", "runs", "runtime", upstreamRuntimeDir}
 
 // reportDirFor is where Publish puts rec, relative to the repository root,
 // under the BaseReportDir of its fork's base: a pooled run goes to pooled/

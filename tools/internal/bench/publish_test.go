@@ -106,6 +106,7 @@ func TestPublishRefuses(t *testing.T) {
 		{"stale fork", func(r *Record) { r.Provenance.Fork = "goroot/bin/go was not built from goroot/'s HEAD" }, "not built from"},
 		{"no commit", func(r *Record) { r.Provenance.Commit = "" }, "commit is unknown"},
 		{"no base", func(r *Record) { r.Provenance.Base = "" }, "names no base"},
+		{"machine named as a report folder", func(r *Record) { r.Machine = "costs-runtime" }, `machine's name "costs-runtime"`},
 	} {
 		root := t.TempDir()
 		run := filepath.Join(root, "run")

@@ -110,6 +110,9 @@ func (s suite) plannedBenchmarks(pattern string) ([]string, error) {
 	if len(names) > 0 {
 		return names, nil
 	}
+	if s.Name == "runtime" && pattern == upstreamRuntimeBench {
+		return nil, fmt.Errorf("the fork's runtime on %s (%s) has none of upstream's mutex benchmarks, which came with go1.24: use the -base of a go1.24 or later series", s.base, dir)
+	}
 	if s.Name == "runtime" {
 		return nil, fmt.Errorf("-bench %q matches no benchmark of the fork's runtime (%s): the RuntimeMutex benchmarks come with the patch series; run ./make.bash -base %s", pattern, dir, s.base)
 	}

@@ -66,6 +66,9 @@ func TestRuntimeSuite(t *testing.T) {
 	if _, err := s.plannedBenchmarks("NoSuch"); err == nil || !strings.Contains(err.Error(), "./make.bash -base go1.27.3") {
 		t.Errorf("no match: got %v, want an error saying to make the base", err)
 	}
+	if _, err := s.plannedBenchmarks(upstreamRuntimeBench); err == nil || !strings.Contains(err.Error(), "came with go1.24") {
+		t.Errorf("upstream's benchmarks in a runtime without them: got %v, want an error saying where they came", err)
+	}
 	names, err := s.plannedBenchmarks(runtimeBench)
 	if err != nil || strings.Join(names, ",") != "BenchmarkRuntimeMutexContended,BenchmarkRuntimeMutexHandoff" {
 		t.Fatalf("plannedBenchmarks = %v, %v", names, err)
