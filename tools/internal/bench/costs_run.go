@@ -147,7 +147,14 @@ func costsRunArgs(o Options, s slot) []string {
 
 // perfRunOverhead is what one run under perf stat adds to its ops: perf's
 // and the test binary's start and exit, the first run of one iteration.
-const perfRunOverhead = 100 * time.Millisecond
+// The runtime's test binary, many times bench/'s, takes about twice as
+// long on the 2-CPU machine.
+func perfRunOverhead(o Options) time.Duration {
+	if o.Runtime {
+		return 200 * time.Millisecond
+	}
+	return 100 * time.Millisecond
+}
 
 // costsIters is the iteration count N of benchmark name's shorter run: the
 // one -benchtime Nx gives, or the benchmark's default.
@@ -231,7 +238,7 @@ func costsPlan(o Options, names []string) (string, error) {
 		if perOp == 0 {
 			perOp = time.Microsecond
 		}
-		pair := time.Duration(3*it)*perOp + 2*perfRunOverhead
+		pair := time.Duration(3*it)*perOp + 2*perfRunOverhead(o)
 		est += time.Duration(len(o.Toolchains)*o.Count) * pair
 	}
 	var iters []string
@@ -244,7 +251,7 @@ func costsPlan(o Options, names []string) (string, error) {
 	}
 	return fmt.Sprintf("plan: %d runs under perf stat (%d toolchains x %d pairs of benchmark and GOMAXPROCS x %d repetitions x 2: N and 2N iterations; N: %s)\n"+
 		"estimate: about %v of benchmarking, building aside, from each benchmark's longest time per op on the 2-CPU machine (costsWorks) plus %v per run",
-		runs, len(o.Toolchains), len(ss), o.Count, strings.Join(iters, ", "), est.Round(time.Second), perfRunOverhead), nil
+		runs, len(o.Toolchains), len(ss), o.Count, strings.Join(iters, ", "), est.Round(time.Second), perfRunOverhead(o)), nil
 }
 
 // runCosts runs every slot's pair of runs under perf stat, interleaved,
