@@ -37,10 +37,10 @@ var costsSubBenchmarks = map[string][]string{
 // costsWork is the iteration count N of a benchmark's shorter run, and
 // the longest time one op takes at any GOMAXPROCS with any toolchain in
 // the published pool of the go1.27.3 series (2 CPUs), rounded up, which
-// only the estimate uses; for the runtime's benchmarks, the time per op
-// of a -costs run's processes on the same machine (MutexHandoff's
-// ping-pongs report a hand-off's latency as ns/op, which is a part of
-// their op). N is chosen for about 200ms of ops in the
+// only the estimate uses; for the runtime's benchmarks, an estimate of
+// an op's wall time with which the plan's estimate of a -costs -runtime
+// run comes within seconds of its time on that machine (MutexHandoff's
+// ping-pongs report a hand-off's latency as ns/op, a part of their op). N is chosen for about 200ms of ops in the
 // shorter run at the typical time per op: the process's fixed part
 // (start-up, the first run of one iteration, exit) is hundreds of futex
 // calls and context switches, and a Select op can make far fewer than
