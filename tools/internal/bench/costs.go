@@ -270,7 +270,7 @@ func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []stri
 		fmt.Fprintf(w, "%s %s %d", sep, strings.TrimPrefix(n, "Benchmark"), h.Iters[n])
 	}
 	fmt.Fprintf(w, "\n")
-	has := make([]bool, numCostsMetrics)
+	var has [numCostsMetrics]bool
 	for _, c := range cells {
 		for m := range c {
 			has[m] = has[m] || c[m].N > 0

@@ -130,7 +130,8 @@ func slotBenchmarks(ss []slot) []string {
 // runArgs', with a -test.bench pattern that anchors each part of a
 // sub-benchmark's name, as go test matches each level of it apart, so
 // that no other benchmark or sub-benchmark runs in the process perf
-// counts.
+// counts. Only -costs gives a slot a sub-benchmark: a timed run's slots
+// are top-level benchmarks, whose sub-benchmarks all run.
 func costsRunArgs(o Options, s slot) []string {
 	args := runArgs(o, s)
 	parts := strings.Split(s.Bench, "/")
