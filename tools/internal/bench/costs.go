@@ -119,11 +119,15 @@ type costsRun struct {
 
 // costsSample is one repetition's figures per op for one toolchain at
 // one slot: the pair of runs differenced, and the benchmark's own
-// context switches of the longer run.
+// context switches of the longer run. Whole is the longer run's own
+// rate: its whole count over its iterations, the fixed part included,
+// for the counts perf made (NaN for the benchmark's own figures, which
+// are of that run already, and for claims of a mutex that makes none).
 type costsSample struct {
 	Toolchain string
 	Slot      slot
 	Values    [numCostsMetrics]float64
+	Whole     [numCostsMetrics]float64
 }
 
 // The metrics of the table, in its order.
@@ -163,23 +167,33 @@ func pairSample(a, b costsRun) (costsSample, error) {
 		return costsSample{}, fmt.Errorf("%s %s-%d: both runs did %d iterations; the pair needs two different counts", a.Toolchain, a.Slot.Bench, a.Slot.CPU, a.Iters)
 	}
 	s := costsSample{Toolchain: a.Toolchain, Slot: a.Slot}
-	s.Values[costsFutex] = float64(b.Counts.Futex-a.Counts.Futex) / d
-	s.Values[costsYield] = float64(b.Counts.Yield-a.Counts.Yield) / d
-	s.Values[costsSwitches] = float64(b.Counts.Switches-a.Counts.Switches) / d
-	s.Values[costsSleeps] = float64(b.Counts.Sleeps-a.Counts.Sleeps) / d
-	s.Values[costsClaims] = math.NaN()
-	if a.Counts.Claims >= 0 && b.Counts.Claims >= 0 {
-		s.Values[costsClaims] = float64(b.Counts.Claims-a.Counts.Claims) / d
+	n := float64(b.Iters)
+	perOp := func(m int, short, long int64) {
+		s.Values[m] = float64(long-short) / d
+		s.Whole[m] = float64(long) / n
 	}
-	s.Values[costsVcsw] = b.Vcsw
-	s.Values[costsIvcsw] = b.Ivcsw
+	perOp(costsFutex, a.Counts.Futex, b.Counts.Futex)
+	perOp(costsYield, a.Counts.Yield, b.Counts.Yield)
+	perOp(costsSwitches, a.Counts.Switches, b.Counts.Switches)
+	perOp(costsSleeps, a.Counts.Sleeps, b.Counts.Sleeps)
+	s.Values[costsClaims], s.Whole[costsClaims] = math.NaN(), math.NaN()
+	if a.Counts.Claims >= 0 && b.Counts.Claims >= 0 {
+		perOp(costsClaims, a.Counts.Claims, b.Counts.Claims)
+	}
+	s.Values[costsVcsw], s.Whole[costsVcsw] = b.Vcsw, math.NaN()
+	s.Values[costsIvcsw], s.Whole[costsIvcsw] = b.Ivcsw, math.NaN()
 	return s, nil
 }
 
-// costsCell is the summary of one metric for one toolchain at one slot.
+// costsCell is the summary of one metric for one toolchain at one slot:
+// the median and range of the pairs' differences, and the median of the
+// longer runs' whole rates (WholeN of them; none for the benchmark's own
+// figures).
 type costsCell struct {
 	Median, Lo, Hi float64
 	N              int
+	Whole          float64
+	WholeN         int
 }
 
 type costsKey struct {
@@ -201,10 +215,13 @@ func summarizeCosts(samples []costsSample) map[costsKey][numCostsMetrics]costsCe
 	for k, ss := range by {
 		var cells [numCostsMetrics]costsCell
 		for m := range cells {
-			var vs []float64
+			var vs, ws []float64
 			for _, s := range ss {
 				if !math.IsNaN(s.Values[m]) {
 					vs = append(vs, s.Values[m])
+				}
+				if !math.IsNaN(s.Whole[m]) {
+					ws = append(ws, s.Whole[m])
 				}
 			}
 			if len(vs) == 0 {
@@ -212,6 +229,10 @@ func summarizeCosts(samples []costsSample) map[costsKey][numCostsMetrics]costsCe
 			}
 			sort.Float64s(vs)
 			cells[m] = costsCell{Median: median(vs), Lo: vs[0], Hi: vs[len(vs)-1], N: len(vs)}
+			if len(ws) > 0 {
+				sort.Float64s(ws)
+				cells[m].Whole, cells[m].WholeN = median(ws), len(ws)
+			}
 		}
 		out[k] = cells
 	}
@@ -280,6 +301,7 @@ func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []stri
 		fmt.Fprintf(w, "- vcsw/op and ivcsw/op are the benchmark's own getrusage figures around its timed loop, from the 2N runs\n")
 	}
 	fmt.Fprintf(w, "- each cell: the median of %s (one pair of runs each, interleaved across toolchains), then the smallest and largest; a difference can be negative where the per-op count is below the noise of the fixed part, or comes in episodes some processes have and others lack (a range much wider than the median; costs.csv has each process's counts)\n", plural(h.Count, "repetition"))
+	fmt.Fprintf(w, "- in brackets, for perf's counts: the median of the 2N runs' whole counts over 2N, each process's own rate; it includes the fixed part over 2N, so it reads high where the count per op is small, but it is never negative and an episode moves only the process that had it\n")
 	fmt.Fprintf(w, "- started %s, took %s\n", h.Start.Format(time.RFC3339), h.Elapsed.Round(time.Second))
 	if h.Host != "" {
 		fmt.Fprintf(w, "- host: %s\n", h.Host)
@@ -338,7 +360,11 @@ func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []stri
 					continue
 				}
 				ns = append(ns, cell.N)
-				fmt.Fprintf(w, " %s (%s…%s) |", formatCount(cell.Median), formatCount(cell.Lo), formatCount(cell.Hi))
+				fmt.Fprintf(w, " %s (%s…%s)", formatCount(cell.Median), formatCount(cell.Lo), formatCount(cell.Hi))
+				if cell.WholeN > 0 {
+					fmt.Fprintf(w, " [%s]", formatCount(cell.Whole))
+				}
+				fmt.Fprintf(w, " |")
 			}
 			fmt.Fprintf(w, " %s |\n", runsNote(ns))
 		}

@@ -78,6 +78,7 @@ func TestPairSample(t *testing.T) {
 	short := costsRun{Toolchain: "spinbit", Slot: sl, Iters: 1000, Counts: perfCounts{Futex: 400, Yield: 100, Switches: 350, Sleeps: 30, Claims: 2}, Vcsw: 0.9, Ivcsw: 0.8}
 	long := costsRun{Toolchain: "spinbit", Slot: sl, Iters: 2000, Counts: perfCounts{Futex: 900, Yield: 130, Switches: 340, Sleeps: 80, Claims: 5}, Vcsw: 0.02, Ivcsw: 0.01}
 	want := [numCostsMetrics]float64{0.5, 0.03, -0.01, 0.05, 0.003, 0.02, 0.01}
+	wantWhole := [numCostsMetrics]float64{0.45, 0.065, 0.17, 0.04, 0.0025, math.NaN(), math.NaN()}
 	for _, order := range [][2]costsRun{{short, long}, {long, short}} {
 		s, err := pairSample(order[0], order[1])
 		if err != nil {
@@ -87,12 +88,16 @@ func TestPairSample(t *testing.T) {
 			if d := s.Values[m] - want[m]; d > 1e-12 || d < -1e-12 {
 				t.Errorf("pairSample(iterations %d, %d): %s = %v, want %v", order[0].Iters, order[1].Iters, costsMetricTitles[m], s.Values[m], want[m])
 			}
+			// The whole rate is the longer run's, whichever came first.
+			if got := s.Whole[m]; math.IsNaN(got) != math.IsNaN(wantWhole[m]) || math.Abs(got-wantWhole[m]) > 1e-12 {
+				t.Errorf("pairSample(iterations %d, %d): whole %s = %v, want %v", order[0].Iters, order[1].Iters, costsMetricTitles[m], got, wantWhole[m])
+			}
 		}
 	}
 	// A mutex that makes no claims has no claims per op, not zero.
 	short.Counts.Claims, long.Counts.Claims = -1, -1
-	if s, err := pairSample(short, long); err != nil || !math.IsNaN(s.Values[costsClaims]) || s.Values[costsSleeps] != 0.05 {
-		t.Errorf("pairSample without claims: %v, %v; want NaN claims and 0.05 sleeps", s.Values, err)
+	if s, err := pairSample(short, long); err != nil || !math.IsNaN(s.Values[costsClaims]) || !math.IsNaN(s.Whole[costsClaims]) || s.Values[costsSleeps] != 0.05 {
+		t.Errorf("pairSample without claims: %v, %v, %v; want NaN claims and 0.05 sleeps", s.Values, s.Whole, err)
 	}
 	if _, err := pairSample(short, short); err == nil || !strings.Contains(err.Error(), "two different counts") {
 		t.Errorf("a pair of equal iterations: error %v", err)
@@ -174,40 +179,55 @@ func TestCostsResultRuntime(t *testing.T) {
 func TestSummarizeCosts(t *testing.T) {
 	sl := slot{"BenchmarkSelect", 2}
 	var samples []costsSample
+	// Whole rates as pairSample gives them: NaN for the benchmark's own
+	// figures and for claims of a mutex that makes none.
+	whole := func(v float64, claims bool) (w [numCostsMetrics]float64) {
+		for m := range w {
+			w[m] = v
+		}
+		w[costsVcsw], w[costsIvcsw] = math.NaN(), math.NaN()
+		if !claims {
+			w[costsClaims] = math.NaN()
+		}
+		return w
+	}
 	for _, v := range []float64{3, 1, 2, 10} {
-		s := costsSample{Toolchain: "spinbit", Slot: sl}
+		s := costsSample{Toolchain: "spinbit", Slot: sl, Whole: whole(v+1, true)}
 		s.Values[costsFutex] = v
 		s.Values[costsYield] = -v
 		samples = append(samples, s)
 	}
-	up := costsSample{Toolchain: "upstream", Slot: sl}
+	up := costsSample{Toolchain: "upstream", Slot: sl, Whole: whole(8, false)}
 	up.Values[costsFutex] = 7
 	samples = append(samples, up)
 	for _, v := range []float64{5, 1, 3} {
-		s := costsSample{Toolchain: "go1.27", Slot: sl}
+		s := costsSample{Toolchain: "go1.27", Slot: sl, Whole: whole(v*2, false)}
 		s.Values[costsSwitches] = v
 		s.Values[costsClaims] = math.NaN() // go1.27's mutex makes no claims
 		samples = append(samples, s)
 	}
 
 	cells := summarizeCosts(samples)
-	if got, want := cells[costsKey{"spinbit", sl}][costsFutex], (costsCell{Median: 2.5, Lo: 1, Hi: 10, N: 4}); got != want {
+	if got, want := cells[costsKey{"spinbit", sl}][costsFutex], (costsCell{Median: 2.5, Lo: 1, Hi: 10, N: 4, Whole: 3.5, WholeN: 4}); got != want {
 		t.Errorf("spinbit futex: %+v, want %+v (median of an even count is the mean of the middle two)", got, want)
 	}
-	if got, want := cells[costsKey{"spinbit", sl}][costsYield], (costsCell{Median: -2.5, Lo: -10, Hi: -1, N: 4}); got != want {
+	if got, want := cells[costsKey{"spinbit", sl}][costsYield], (costsCell{Median: -2.5, Lo: -10, Hi: -1, N: 4, Whole: 3.5, WholeN: 4}); got != want {
 		t.Errorf("spinbit sched_yield: %+v, want %+v", got, want)
 	}
-	if got, want := cells[costsKey{"upstream", sl}][costsFutex], (costsCell{Median: 7, Lo: 7, Hi: 7, N: 1}); got != want {
+	if got, want := cells[costsKey{"upstream", sl}][costsFutex], (costsCell{Median: 7, Lo: 7, Hi: 7, N: 1, Whole: 8, WholeN: 1}); got != want {
 		t.Errorf("upstream futex: %+v, want %+v", got, want)
 	}
-	if got, want := cells[costsKey{"go1.27", sl}][costsSwitches], (costsCell{Median: 3, Lo: 1, Hi: 5, N: 3}); got != want {
+	if got, want := cells[costsKey{"go1.27", sl}][costsSwitches], (costsCell{Median: 3, Lo: 1, Hi: 5, N: 3, Whole: 6, WholeN: 3}); got != want {
 		t.Errorf("go1.27 context switches: %+v, want %+v (the middle one of an odd count)", got, want)
 	}
-	if got := cells[costsKey{"go1.27", sl}][costsClaims]; got.N != 0 {
+	if got := cells[costsKey{"go1.27", sl}][costsClaims]; got.N != 0 || got.WholeN != 0 {
 		t.Errorf("go1.27 claims: %+v, want no samples", got)
 	}
-	if got, want := cells[costsKey{"spinbit", sl}][costsClaims], (costsCell{N: 4}); got != want {
+	if got, want := cells[costsKey{"spinbit", sl}][costsClaims], (costsCell{N: 4, Whole: 3.5, WholeN: 4}); got != want {
 		t.Errorf("spinbit claims: %+v, want %+v (zero is a count)", got, want)
+	}
+	if got, want := cells[costsKey{"spinbit", sl}][costsVcsw], (costsCell{N: 4}); got != want {
+		t.Errorf("spinbit vcsw/op: %+v, want %+v (no whole rate: the figure is the 2N run's already)", got, want)
 	}
 }
 
@@ -232,11 +252,13 @@ func TestWriteCostsTable(t *testing.T) {
 		var c [numCostsMetrics]costsCell
 		for m := range c {
 			if m != costsClaims {
-				c[m] = costsCell{Median: futex, Lo: futex / 2, Hi: futex * 2, N: n}
+				c[m] = costsCell{Median: futex, Lo: futex / 2, Hi: futex * 2, N: n, Whole: futex * 3, WholeN: n}
 			}
 		}
+		c[costsVcsw].Whole, c[costsVcsw].WholeN = 0, 0
+		c[costsIvcsw].Whole, c[costsIvcsw].WholeN = 0, 0
 		if tc == "spinbit" {
-			c[costsClaims] = costsCell{Median: futex / 10, Lo: 0, Hi: futex / 5, N: n}
+			c[costsClaims] = costsCell{Median: futex / 10, Lo: 0, Hi: futex / 5, N: n, Whole: futex / 4, WholeN: n}
 		}
 		cells[costsKey{tc, s}] = c
 	}
@@ -253,11 +275,12 @@ func TestWriteCostsTable(t *testing.T) {
 		"the median of 3 repetitions",
 		"## futex calls per op",
 		"| benchmark | upstream | spinbit | runs |",
-		"| Select-2 | 0.0500 (0.0250…0.100) | 0.0200 (0.0100…0.0400) | 3 |",
-		"| Select-8 | 1.50 (0.750…3.00) | 0.500 (0.250…1.00) | 3/2 |",
-		"## involuntary context switches per op",
+		"| Select-2 | 0.0500 (0.0250…0.100) [0.150] | 0.0200 (0.0100…0.0400) [0.0600] | 3 |",
+		"| Select-8 | 1.50 (0.750…3.00) [4.50] | 0.500 (0.250…1.00) [1.50] | 3/2 |",
+		"## involuntary context switches per op (the benchmark's ivcsw/op, getrusage)\n\n| benchmark | upstream | spinbit | runs |\n|---|---|---|---|\n| Select-2 | 0.0500 (0.0250…0.100) | 0.0200 (0.0100…0.0400) | 3 |",
 		"## claims per op",
-		"| Select-2 | — | 0.00200 (0…0.00400) | 3 |",
+		"| Select-2 | — | 0.00200 (0…0.00400) [0.00500] | 3 |",
+		"- in brackets, for perf's counts: the median of the 2N runs' whole counts over 2N",
 		"- mutex sleep calls and claims: perf counts uprobes",
 	} {
 		if !strings.Contains(out, want) {
