@@ -23,6 +23,10 @@
  *   - the bound of the heir: from its heir event on, no other M passes
  *     the claim check of lock2 or lock2Slow before the heir enters
  *     (BUDGET, 0 by default; assertion in acquired());
+ *   - when the heir event comes: a spinner that has failed BYP times
+ *     and is not the heir never polls or pushes itself after a look, so
+ *     its heir event comes at the latest at its first look as spinner
+ *     (assertion in notLate());
  *   - the wakes a sleeper waits for: while an M sleeps on the stack, the
  *     wakes that take other Ms off it, a sleeping heir's aside, number at
  *     most (TOPWAKES+1)*(b+1)-1, where b is the number of Ms below it when
@@ -230,6 +234,13 @@ inline heirEvent() {
 	budget[me] = BUDGET
 }
 
+/* me polls or pushes itself after a look. A spinner that is starving
+ * has its heir event at that look at the latest: it must be the heir by
+ * now. */
+inline notLate() {
+	assert(!spinning || heir || failures < BYP)     /* the time of the heir event */
+}
+
 /* The wake takes w off the stack (its CAS as the top, or its unlink from
  * below the top): count it against every other sleeper. w's own link is
  * dead until its next push writes it: clear it, so that states differing
@@ -433,6 +444,13 @@ w_wake:
 
 /* ---- the M ------------------------------------------------------------- */
 
+/* A starving spinner that is not the heir claims l held at its look. */
+#ifndef MUTANT_LATE_CLAIM
+#define CLAIMNOW (spinning && !heir && failures >= BYP)
+#else
+#define CLAIMNOW (spinning && !heir && failures >= BYP && spins > 0)      /* mutant: it polls once first */
+#endif
+
 /* lock2Slow's decision at the top of its loop, after each load of v:
  * adopt a claim as spinner (the heir event), then take l, wake the heir,
  * take the role, poll, claim, or push. */
@@ -462,19 +480,19 @@ inline slowDecide() {
 	   !((v & (mutexSpinning | mutexStackLocked)) == 0 && mutexMFromKey(v) != 0) &&
 	   !((v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 && failures >= BYP) -> goto s_load
 #endif
-	:: (v & mutexLocked) != 0 && spinning && !heir && failures >= BYP -> goto s_claim
-	:: (v & mutexLocked) != 0 && !(spinning && !heir && failures >= BYP) &&
-	   spinning && spins < SPINS -> spins++; goto s_load
+	:: (v & mutexLocked) != 0 && CLAIMNOW -> goto s_claim
+	:: (v & mutexLocked) != 0 && !CLAIMNOW &&
+	   spinning && spins < SPINS -> notLate(); spins++; goto s_load
 #ifndef MUTANT_ARRIVE_SPIN
 	:: (v & mutexLocked) != 0 && !spinning &&
 	   (v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 && ((v & mutexHeir) == 0 || failures >= BYP) -> goto s_spin
-	:: (v & mutexLocked) != 0 && !(spinning && !heir && failures >= BYP) && !(spinning && spins < SPINS) &&
+	:: (v & mutexLocked) != 0 && !CLAIMNOW && !(spinning && spins < SPINS) &&
 	   !(!spinning && (v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 && ((v & mutexHeir) == 0 || failures >= BYP)) -> goto s_push
 #else
 	/* mutant: an M that does not spin takes mutexSpinning even while Ms sleep */
 	:: (v & mutexLocked) != 0 && !spinning &&
 	   (v & mutexSpinning) == 0 && ((v & mutexHeir) == 0 || failures >= BYP) -> goto s_spin
-	:: (v & mutexLocked) != 0 && !(spinning && !heir && failures >= BYP) && !(spinning && spins < SPINS) &&
+	:: (v & mutexLocked) != 0 && !CLAIMNOW && !(spinning && spins < SPINS) &&
 	   !(!spinning && (v & mutexSpinning) == 0 && ((v & mutexHeir) == 0 || failures >= BYP)) -> goto s_push
 #endif
 	fi
@@ -650,6 +668,7 @@ s_push:
 	atomic {        /* go lock2Slow: `if mutexSleepOnStack(l, v, spinning) {`, `failed = true` */
 		/* go mutexSleepOnStack: `mp.mWaitList.inWait = true`, `pushed := atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))` */
 		/* go mutexPushed: `mp.nextwaitm.set(mutexMFromKey(v))`, `mp.mWaitList.topWakes = 0`, `next := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping`, `next &^= mutexSpinning` */
+		notLate();
 		if
 		:: key == v ->
 			assert((v & mutexLocked) != 0 && !onStack[me]);

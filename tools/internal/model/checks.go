@@ -76,6 +76,7 @@ func Suite(on ...string) []Check {
 		lost  = "invalid end state"
 		bound = "assertion violated (budget[heirOwner]>0)"
 		heirs = "assertion violated (heirOwner==0)"
+		late  = "assertion violated (( !(spinning)||heir)||(failures<"
 		cycle = "acceptance cycle"
 	)
 	base := []Check{
@@ -110,6 +111,7 @@ func Suite(on ...string) []Check {
 		mutant("ACQUIRE_NO_HINT", lost, "lock2Slow takes l without setting the hint: a woken M never pays its debt", "NACQ=1"),
 		mutant("FAST_IGNORES_HEIR", bound, "lock2's fast path enters without looking for a claim", "NACQ=1", "NACQ1=2"),
 		mutant("SLOW_IGNORES_HEIR", bound, "lock2Slow takes a free mutex with a CAS while it is claimed", "FOREVER", "NM=2"),
+		mutant("LATE_CLAIM", late, "a starving spinner that finds l held polls once before it claims: its heir event comes after its first look as spinner", "NACQ=1"),
 		mutant("HEIR_STICKY", "assertion violated ((heirOwner==0)||", "the heir's AND gives up mutexSpinning but keeps mutexHeir: the claim outlives the heir's entry", "NM=2", "NACQ=2"),
 		mutant("WAKE_IGNORES_HEIR", heirs, "mutexWakee ignores a sleeping heir: the M woken adopts the claim as a second heir", "NACQ=1"),
 		mutant("WAKE_TOP", "assertion violated (pops[t]<=(", "mutexWakee always wakes the top of the stack, the M that slept last, and never the bottom", "NACQ=1", "NACQ1=3"),

@@ -167,10 +167,14 @@ func checkQuotes(model string, goFiles map[string][]byte) ([]string, error) {
 	return on, nil
 }
 
-// checkQuoteFiles reads the files and runs checkQuotes.
+// checkQuoteFiles reads the files and runs checkQuotes, and checks the
+// bound that the README beside model quotes (checkBoundQuoteFiles).
 func checkQuoteFiles(model string, goFiles []string) ([]string, error) {
 	m, err := os.ReadFile(model)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkBoundQuoteFiles(model, goFiles); err != nil {
 		return nil, err
 	}
 	srcs := map[string][]byte{}
