@@ -146,6 +146,10 @@ func ByName(name string) Break {
 // heir.
 var bypassed = regexp.MustCompile(`\d+ entries into the busy mutex by other Ms between a heir event and the heir's entry`)
 
+// lateHeir matches the torture test's report of looks after which a
+// starving spinner that was not the heir went on without its heir event.
+var lateHeir = regexp.MustCompile(`\d+ looks after which a starving spinner that was not the heir polled or slept`)
+
 // Breaks are the broken versions of the mutex that a torture run must
 // catch.
 var Breaks = []Break{
@@ -237,6 +241,21 @@ var Breaks = []Break{
 		// The woken M adopts the claim while the heir sleeps on: two
 		// heirs, and the sleeping one enters long after its heir event.
 		Caught:    bypassed,
+		BoundOnly: true,
+	},
+	{
+		Name: "late-claim",
+		What: "a starving spinner that finds the mutex held polls on instead of claiming it at that look",
+		Edits: []Edit{
+			{
+				// failures stops at mutexStarveAfter, so this branch
+				// never runs: a starving spinner claims only when a CAS
+				// fails, and polls or sleeps after its looks.
+				Old: "\t\t} else if spinning && !heir && failures >= mutexStarveAfter {\n",
+				New: "\t\t} else if spinning && !heir && failures > mutexStarveAfter {\n",
+			},
+		},
+		Caught:    lateHeir,
 		BoundOnly: true,
 	},
 }

@@ -157,6 +157,26 @@ func checkBypassedMessage(t *testing.T, rt, src string) {
 	t.Errorf("%s: lock_torture_test.go no longer prints entries into the busy mutex: update bypassed and this test", rt)
 }
 
+// The pattern of the late-claim break matches the message that the
+// torture test of every base's tree prints for a late heir event.
+func TestLateHeirMatchesGoroot(t *testing.T) {
+	for _, rt := range gorootRuntimes(t) {
+		src := readRuntimeFile(t, rt, "lock_torture_test.go")
+		found := false
+		for _, line := range strings.Split(src, "\n") {
+			if strings.Contains(line, "looks after which a starving spinner") {
+				found = true
+				if msg := strings.Replace(line, "%d", "12", 1); !lateHeir.MatchString(msg) {
+					t.Errorf("%s: the pattern %s does not match the torture test's message:\n%s", rt, lateHeir, msg)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: lock_torture_test.go no longer reports late heir events: update lateHeir and this test", rt)
+		}
+	}
+}
+
 // gorootRuntimes returns the src/runtime folders of the bases' trees laid
 // out in this checkout's goroot/, and skips the test when there is none.
 func gorootRuntimes(t *testing.T) []string {
