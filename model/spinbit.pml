@@ -24,9 +24,9 @@
  *     the claim check of lock2 or lock2Slow before the heir enters
  *     (BUDGET, 0 by default; assertion in acquired());
  *   - when the heir event comes: a spinner that has failed BYP times
- *     and is not the heir never polls or pushes itself after a look, so
- *     its heir event comes at the latest at its first look as spinner
- *     (assertion in notLate());
+ *     and is not the heir never goes on from a look or a failed CAS
+ *     without its heir event, other than by taking l (assertion in
+ *     notLate());
  *   - the wakes a sleeper waits for: while an M sleeps on the stack, the
  *     wakes that take other Ms off it, a sleeping heir's aside, number at
  *     most (TOPWAKES+1)*(b+1)-1, where b is the number of Ms below it when
@@ -234,9 +234,9 @@ inline heirEvent() {
 	budget[me] = BUDGET
 }
 
-/* me polls or pushes itself after a look. A spinner that is starving
- * has its heir event at that look at the latest: it must be the heir by
- * now. */
+/* me goes on from a look or a failed CAS without taking l: to poll, wake,
+ * push itself or look again. A starving spinner has had its heir event
+ * by then: it must be the heir. */
 inline notLate() {
 	assert(!spinning || heir || failures < BYP)     /* the time of the heir event */
 }
@@ -469,7 +469,7 @@ inline slowDecide() {
 	:: (v & mutexLocked) == 0 && !heir && (v & mutexHeir) != 0 &&
 	   (v & (mutexSpinning | mutexStackLocked)) == 0 && mutexMFromKey(v) != 0 ->
 #ifndef MUTANT_BLOCKED_NO_WAKE
-		ret = RET_BLOCKED; goto w_take
+		notLate(); ret = RET_BLOCKED; goto w_take
 #else
 		goto s_load     /* mutant: poll instead of waking the sleeping heir */
 #endif
@@ -478,7 +478,7 @@ inline slowDecide() {
 	   (v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 && failures >= BYP -> goto s_adopt
 	:: (v & mutexLocked) == 0 && !heir && (v & mutexHeir) != 0 &&
 	   !((v & (mutexSpinning | mutexStackLocked)) == 0 && mutexMFromKey(v) != 0) &&
-	   !((v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 && failures >= BYP) -> goto s_load
+	   !((v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 && failures >= BYP) -> notLate(); goto s_load
 #endif
 	:: (v & mutexLocked) != 0 && CLAIMNOW -> goto s_claim
 	:: (v & mutexLocked) != 0 && !CLAIMNOW &&
@@ -510,7 +510,7 @@ inline slowFailed() {
 #ifndef MUTANT_ARRIVE_NO_CLAIM
 	:: failures >= BYP && !heir && !spinning -> goto s_request
 #endif
-	:: else -> goto s_load
+	:: else -> notLate(); goto s_load
 	fi
 }
 

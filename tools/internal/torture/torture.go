@@ -148,7 +148,7 @@ var bypassed = regexp.MustCompile(`\d+ entries into the busy mutex by other Ms b
 
 // lateHeir matches the torture test's report of looks after which a
 // starving spinner that was not the heir went on without its heir event.
-var lateHeir = regexp.MustCompile(`\d+ looks after which a starving spinner that was not the heir polled or slept`)
+var lateHeir = regexp.MustCompile(`\d+ looks after which a starving spinner that was not the heir went on without its heir event`)
 
 // Breaks are the broken versions of the mutex that a torture run must
 // catch.
