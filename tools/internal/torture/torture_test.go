@@ -3,6 +3,7 @@ package torture
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -136,45 +137,30 @@ func TestBreaksApplyToGoroot(t *testing.T) {
 }
 
 // The pattern of the breaks of the bound matches the message that the
-// torture test of every base's tree prints for bypasses, with a count in
-// place of its %d.
-func TestBypassedMatchesGoroot(t *testing.T) {
+// torture test of every base's tree prints for bypasses, and that of
+// late-claim the message for late heir events, with a count in place of
+// the message's %d.
+func TestCaughtPatternsMatchGoroot(t *testing.T) {
 	for _, rt := range gorootRuntimes(t) {
-		checkBypassedMessage(t, rt, readRuntimeFile(t, rt, "lock_torture_test.go"))
+		src := readRuntimeFile(t, rt, "lock_torture_test.go")
+		checkReportMessage(t, rt, src, "entries into the busy mutex", bypassed)
+		checkReportMessage(t, rt, src, "looks after which a starving spinner", lateHeir)
 	}
 }
 
-func checkBypassedMessage(t *testing.T, rt, src string) {
+// checkReportMessage checks that the pattern re matches the line of src
+// (the torture test of the runtime folder rt) that reports phrase.
+func checkReportMessage(t *testing.T, rt, src, phrase string, re *regexp.Regexp) {
 	t.Helper()
 	for _, line := range strings.Split(src, "\n") {
-		if strings.Contains(line, "entries into the busy mutex") {
-			if msg := strings.Replace(line, "%d", "12", 1); !bypassed.MatchString(msg) {
-				t.Errorf("%s: the pattern %s does not match the torture test's message:\n%s", rt, bypassed, msg)
+		if strings.Contains(line, phrase) && strings.Contains(line, "%d") {
+			if msg := strings.Replace(line, "%d", "12", 1); !re.MatchString(msg) {
+				t.Errorf("%s: the pattern %s does not match the torture test's message:\n%s", rt, re, msg)
 			}
 			return
 		}
 	}
-	t.Errorf("%s: lock_torture_test.go no longer prints entries into the busy mutex: update bypassed and this test", rt)
-}
-
-// The pattern of the late-claim break matches the message that the
-// torture test of every base's tree prints for a late heir event.
-func TestLateHeirMatchesGoroot(t *testing.T) {
-	for _, rt := range gorootRuntimes(t) {
-		src := readRuntimeFile(t, rt, "lock_torture_test.go")
-		found := false
-		for _, line := range strings.Split(src, "\n") {
-			if strings.Contains(line, "looks after which a starving spinner") {
-				found = true
-				if msg := strings.Replace(line, "%d", "12", 1); !lateHeir.MatchString(msg) {
-					t.Errorf("%s: the pattern %s does not match the torture test's message:\n%s", rt, lateHeir, msg)
-				}
-			}
-		}
-		if !found {
-			t.Errorf("%s: lock_torture_test.go no longer reports late heir events: update lateHeir and this test", rt)
-		}
-	}
+	t.Errorf("%s: lock_torture_test.go no longer prints %q: update the pattern %s and this test", rt, phrase, re)
 }
 
 // gorootRuntimes returns the src/runtime folders of the bases' trees laid
