@@ -8,15 +8,23 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"go-spinbit.dev/tools/internal/fork"
 )
 
 // seriesSteps check each patch of a base on its own, as a reviewer reads
-// it: the tree with that patch and those before it must compile.
+// it: the tree with that patch and those before it must compile, and
+// pass the runtime's short tests if the patch changes the runtime.
 var seriesSteps = []step{
 	{name: "patches/each-compiles", long: true, run: eachPatchCompiles},
+	{name: "patches/each-tests-runtime", long: true, limit: 90 * time.Minute, run: eachPatchTestsRuntime},
 }
+
+// eachPatchTestLimit is go test's -timeout at each patch: several times
+// what go test -short runtime takes on 2 loaded cores, so that a hang
+// fails the step long before its own limit, naming the patch.
+const eachPatchTestLimit = 12 * time.Minute
 
 // eachPatchCompiles applies the base's series to a fresh worktree of its
 // tree, and at each patch's commit vets the packages the patch changes
@@ -26,26 +34,15 @@ var seriesSteps = []step{
 // every commit: the series' compiler changes are its own packages' to
 // compile, not tools to run.
 func eachPatchCompiles(ctx context.Context, r fork.Repo) error {
-	s, err := fork.ReadSeries(r.Patches())
-	if err != nil {
-		return err
-	}
-	_, wt, remove, err := seriesWorktree(ctx, r, "each", s)
+	wt, commits, remove, err := seriesCommits(ctx, r, "each")
 	if err != nil {
 		return err
 	}
 	defer remove()
-	if err := borrowBuild(ctx, r, wt); err != nil {
-		return err
-	}
-	commits, err := output(ctx, wt, nil, "git", "rev-list", "--reverse", fork.NamedTag+"..HEAD")
-	if err != nil {
-		return err
-	}
 	gocmd := filepath.Join(wt, "bin", "go")
 	env := []string{"PATH=" + filepath.Join(wt, "bin") + string(os.PathListSeparator) + os.Getenv("PATH")}
 	var failed []string
-	for _, c := range strings.Fields(commits) {
+	for _, c := range commits {
 		if err := command(ctx, wt, nil, "git", "checkout", "-q", "--detach", c); err != nil {
 			return err
 		}
@@ -75,6 +72,94 @@ func eachPatchCompiles(ctx context.Context, r fork.Repo) error {
 		return fmt.Errorf("%d checks failed at patches of the series, which must each compile on their own: %s", len(failed), strings.Join(failed, "; "))
 	}
 	return nil
+}
+
+// eachPatchTestsRuntime applies the base's series to a fresh worktree of
+// its tree, as eachPatchCompiles does, and at each patch that changes the
+// runtime's own code (changesRuntime) runs go test -short runtime, with
+// the default experiments, the fork's built compiler and go command. It
+// stops at the first patch whose tests fail, naming it: the patches after
+// it are built on it. The last patch is left out: its tree is the built
+// fork's, which runtime/test-short tests.
+func eachPatchTestsRuntime(ctx context.Context, r fork.Repo) error {
+	wt, list, remove, err := seriesCommits(ctx, r, "each-tests")
+	if err != nil {
+		return err
+	}
+	defer remove()
+	gocmd := filepath.Join(wt, "bin", "go")
+	env := []string{"PATH=" + filepath.Join(wt, "bin") + string(os.PathListSeparator) + os.Getenv("PATH")}
+	tested := 0
+	for _, c := range list[:len(list)-1] {
+		files, err := output(ctx, wt, nil, "git", "diff-tree", "--no-commit-id", "--name-only", "-r", c)
+		if err != nil {
+			return err
+		}
+		subject, err := output(ctx, wt, nil, "git", "log", "-1", "--format=%s", c)
+		if err != nil {
+			return err
+		}
+		if !changesRuntime(strings.Fields(files)) {
+			fmt.Printf("%s %s: changes no file of the runtime\n", c[:12], subject)
+			continue
+		}
+		if err := command(ctx, wt, nil, "git", "checkout", "-q", "--detach", c); err != nil {
+			return err
+		}
+		fmt.Printf("%s %s: go test -short runtime\n", c[:12], subject)
+		start := time.Now()
+		if err := command(ctx, filepath.Join(wt, "src"), env, gocmd, "test", "-short", "-timeout", eachPatchTestLimit.String(), "runtime"); err != nil {
+			return fmt.Errorf("at the patch %q, go test -short runtime failed (%v): each patch that changes the runtime must pass its tests on its own, before the patches after it", subject, err)
+		}
+		fmt.Printf("\tok in %s\n", time.Since(start).Round(time.Second))
+		tested++
+	}
+	fmt.Printf("%d of the %d patches before the series' last change the runtime, and each passes go test -short runtime on its own\n", tested, len(list)-1)
+	return nil
+}
+
+// seriesCommits applies r's series to a fresh worktree of its tree (a
+// temporary folder named after pattern), makes the fork's build usable
+// there (borrowBuild), and returns the worktree, the commits of the
+// series' patches in order, and the function that removes the worktree.
+// A series that applies to no commit is an error.
+func seriesCommits(ctx context.Context, r fork.Repo, pattern string) (wt string, commits []string, remove func(), err error) {
+	s, err := fork.ReadSeries(r.Patches())
+	if err != nil {
+		return "", nil, nil, err
+	}
+	_, wt, remove, err = seriesWorktree(ctx, r, pattern, s)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if err := borrowBuild(ctx, r, wt); err != nil {
+		remove()
+		return "", nil, nil, err
+	}
+	out, err := output(ctx, wt, nil, "git", "rev-list", "--reverse", fork.NamedTag+"..HEAD")
+	if err != nil {
+		remove()
+		return "", nil, nil, err
+	}
+	commits = strings.Fields(out)
+	if len(commits) == 0 {
+		remove()
+		return "", nil, nil, fmt.Errorf("the series of %s applied to no commit", r.Base)
+	}
+	return wt, commits, remove, nil
+}
+
+// changesRuntime reports whether files, paths relative to the tree, include
+// one of the runtime's own code: under src/runtime/ (its testdata
+// included, which its tests build) or src/internal/runtime/ (packages
+// only the runtime imports, such as its atomics).
+func changesRuntime(files []string) bool {
+	for _, f := range files {
+		if strings.HasPrefix(f, "src/runtime/") || strings.HasPrefix(f, "src/internal/runtime/") {
+			return true
+		}
+	}
+	return false
 }
 
 // changedPackages returns the import paths of the Go packages of the

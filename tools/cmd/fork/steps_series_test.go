@@ -41,3 +41,21 @@ func TestPatchChecks(t *testing.T) {
 		}
 	}
 }
+
+func TestChangesRuntime(t *testing.T) {
+	for _, c := range []struct {
+		files []string
+		want  bool
+	}{
+		{nil, false},
+		{[]string{"src/cmd/go/internal/cfg/cfg.go", "VERSION"}, false},
+		{[]string{"src/runtimeish/x.go", "src/internal/goexperiment/flags.go"}, false},
+		{[]string{"src/internal/runtime/atomic/types.go"}, true},
+		{[]string{"src/cmd/go/main.go", "src/runtime/lock_spinbit.go"}, true},
+		{[]string{"src/runtime/testdata/testprog/lockmkey.go"}, true},
+	} {
+		if got := changesRuntime(c.files); got != c.want {
+			t.Errorf("changesRuntime(%q) = %v, want %v", c.files, got, c.want)
+		}
+	}
+}
