@@ -37,17 +37,16 @@ var costsSubBenchmarks = map[string][]string{
 // costsWork is the iteration count N of a benchmark's shorter run, and
 // the longest time one op takes at any GOMAXPROCS with any toolchain in
 // the published pool of the go1.27.3 series (2 CPUs), rounded up, which
-// only the estimate uses; for the runtime's benchmarks, an estimate of
-// an op's wall time with which the plan's estimate of a -costs -runtime
-// run comes within seconds of its time on that machine (MutexHandoff's
-// ping-pongs report a hand-off's latency as ns/op, a part of their op).
-// N is chosen for about 200ms of ops in the shorter run at the typical
-// time per op: the process's fixed part
-// (start-up, the first run of one iteration, exit) is hundreds of futex
-// calls and context switches, and a Select op can make far fewer than
-// one of each, so N must be large for the per-op part to outweigh the
-// fixed part. MinProcs is the smallest GOMAXPROCS at which the benchmark
-// runs rather than skipping; 0 for any.
+// only the estimate uses; for the runtime's benchmarks, an estimate of an
+// op's wall time with which the plan's estimate of a -costs -runtime run
+// comes within seconds of its time on that machine (MutexHandoff's
+// ping-pongs report a hand-off's latency as ns/op, a part of their op). N
+// is chosen for about 200ms of ops in the shorter run at the typical time
+// per op: the process's fixed part (start-up, the first run of one
+// iteration, exit) is hundreds of futex calls and context switches, and a
+// Select op can make far fewer than one of each, so N must be large for
+// the per-op part to outweigh the fixed part. MinProcs is the smallest
+// GOMAXPROCS at which the benchmark runs rather than skipping; 0 for any.
 type costsWork struct {
 	Iters    int
 	PerOp    time.Duration
