@@ -87,8 +87,7 @@ func confirm(root, dir string, stdout io.Writer, changed changedFunc) error {
 	fmt.Fprintf(stdout, "pool %s agrees in sign with %d of the %d significant rows of the published pool %s (%s): wrote %s/%s\n",
 		second.Name, agree, len(rows), first.Name, other, rel, secondPoolFile)
 	base := first.ForkBase()
-	inResults := first.Suite == "" || first.Suite == "runtime" && first.Bench != upstreamRuntimeBench
-	if inResults && isFile(filepath.Join(root, filepath.FromSlash(BaseReportDir(base)), "pooled", recordFile)) {
+	if first.Machine == "" && isFile(filepath.Join(root, filepath.FromSlash(BaseReportDir(base)), "pooled", recordFile)) {
 		if err := WriteResults(root, base); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package bench
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -157,6 +158,29 @@ func TestConfirm(t *testing.T) {
 	results, _ = os.ReadFile(filepath.Join(root, filepath.FromSlash(ResultsFile)))
 	if want := "| time per op | Select-32 | 400.0ns | 500.0ns | +25.00% (**second pool disagrees**) |"; !strings.Contains(string(results), want) {
 		t.Errorf("%s lacks %q:\n%s", ResultsFile, want, results)
+	}
+
+	// Upstream's runtime benchmarks: so do theirs.
+	upstreamPool := func(r *Record) {
+		r.Suite, r.Bench = "runtime", upstreamRuntimeBench
+		r.Toolchains = slices.DeleteFunc(r.Toolchains, func(t RecordToolchain) bool { return t.Name == "upstream" })
+		r.Tables = slices.DeleteFunc(r.Tables, func(t TableFile) bool { return t.File == "spinbit-vs-upstream.txt" })
+	}
+	upPublished := filepath.Join(root, filepath.FromSlash(BaseReportDir("go1.27.4")), upstreamRuntimeDir, "pooled")
+	confirmPool(t, upPublished, "upstream-pooled-1", [3]int{24, 25, 26}, confirmFirstTable, false, upstreamPool)
+	upSecond := filepath.Join(root, "bench", "results", "upstream-pooled-2")
+	confirmPool(t, upSecond, "upstream-pooled-2", [3]int{27, 28, 29}, confirmSecondTable, false, upstreamPool)
+	out.Reset()
+	if err := confirm(root, upSecond, &out, noCodeChanges); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "wrote "+ResultsFile) {
+		t.Errorf("Confirm of the pool of upstream's runtime benchmarks said %q", out.String())
+	}
+	results, _ = os.ReadFile(filepath.Join(root, filepath.FromSlash(ResultsFile)))
+	_, upstreamSection, _ := strings.Cut(string(results), "## Upstream's runtime mutex benchmarks")
+	if want := "| time per op | Select-32 | 400.0ns | 500.0ns | +25.00% (**second pool disagrees**) |"; !strings.Contains(upstreamSection, want) {
+		t.Errorf("%s's section of upstream's runtime benchmarks lacks %q:\n%s", ResultsFile, want, results)
 	}
 }
 

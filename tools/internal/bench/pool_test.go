@@ -197,12 +197,12 @@ func TestPublishPooled(t *testing.T) {
 			r.Tables = append(r.Tables, TableFile{Title: f, File: f})
 		}
 	}, "Select")
-	table, err := os.ReadFile(filepath.Join(pooled, "go1.24-vs-upstream.txt"))
+	vsUpstream, err := os.ReadFile(filepath.Join(pooled, "go1.24-vs-upstream.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt", "spinbit-vs-go1.27.txt"} {
-		os.WriteFile(filepath.Join(pooled, f), table, 0o666)
+		os.WriteFile(filepath.Join(pooled, f), vsUpstream, 0o666)
 	}
 	if err := Publish(root, pooled, io.Discard); err != nil {
 		t.Fatal(err)
@@ -234,6 +234,32 @@ func TestPublishPooled(t *testing.T) {
 	for _, want := range []string{"pooled (./bench.bash -pool) from 3 runs of the same code and settings, made on 3 days and 1 boot;", "- Its runs share one boot of the machine", "./bench.bash    # 3 times, on different boots or days", "./bench.bash -pool bench/results/run1,bench/results/run2,bench/results/run3"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("pooled report page lacks %q", want)
+		}
+	}
+
+	// A pool of upstream's runtime benchmarks, published after, is judged
+	// in RESULTS.md too: publishing it writes the page again.
+	upstream := filepath.Join(root, "pooled-upstream")
+	finishedRun(t, upstream, func(r *Record) {
+		r.Suite, r.Bench = "runtime", upstreamRuntimeBench
+		r.Toolchains = []RecordToolchain{{Name: "spinbit"}, {Name: "nospinbit", Experiment: "nospinbitmutex"}, {Name: "go1.24"}, {Name: "go1.27"}}
+		r.Pooled = threeRuns()
+		r.Count = 30
+		for _, f := range []string{"spinbit-vs-go1.24.txt", "spinbit-vs-go1.27.txt"} {
+			r.Tables = append(r.Tables, TableFile{Title: f, File: f})
+		}
+	}, "MutexCapture")
+	capture := table("sec/starve-p90", "MutexCapture-2   5.000µ ± 8%   6.000µ ± 8%   +20.00% (p=0.001 n=30)").Text + "\n"
+	for _, f := range []string{"spinbit-vs-go1.24.txt", "spinbit-vs-go1.27.txt"} {
+		os.WriteFile(filepath.Join(upstream, f), []byte(capture), 0o666)
+	}
+	if err := Publish(root, upstream, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	results, err = os.ReadFile(filepath.Join(root, filepath.FromSlash(ResultsFile)))
+	for _, want := range []string{"- p90 wait between turns no worse than go1.27.4's at GOMAXPROCS up to the 2 CPUs: MutexCapture-2", "## Upstream's runtime mutex benchmarks\n"} {
+		if err != nil || !strings.Contains(string(results), want) {
+			t.Errorf("%s after publishing a pool of upstream's runtime benchmarks lacks %q: %v\n%s", ResultsFile, want, err, results)
 		}
 	}
 }

@@ -93,11 +93,14 @@ func Publish(root, from string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "published run %s (commit %s, %s) to %s: %d tables, %d plots\n",
 		rec.Name, rec.Provenance.Commit, rec.Start.Format("2006-01-02"), reportDirFor(rec), len(rec.Tables), len(rec.Plots))
-	if len(rec.Pooled) > 0 && rec.Suite == "" {
+	// RESULTS.md condenses every pool published for the base on this
+	// host, from that of bench/'s suite on: write it again when any of
+	// them changes.
+	if len(rec.Pooled) > 0 && rec.Machine == "" && isFile(filepath.Join(root, filepath.FromSlash(BaseReportDir(base)), "pooled", recordFile)) {
 		if err := WriteResults(root, base); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s from it\n", ResultsFile)
+		fmt.Fprintf(stdout, "wrote %s from the pools published for %s\n", ResultsFile, base)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -66,9 +67,10 @@ func parseRows(t Table) []benchRow {
 }
 
 // withSeconds adds the s that benchstat leaves out of the values of a
-// table in seconds ("654.0n" in a sec/op table is 654.0ns).
+// table in seconds ("654.0n" in a sec/op table is 654.0ns; its units in
+// seconds are x-sec, x-sec/op and sec/x).
 func withSeconds(v, unit string) string {
-	if strings.HasSuffix(unit, "sec") || strings.HasSuffix(unit, "sec/op") {
+	if strings.HasSuffix(unit, "sec") || strings.HasSuffix(unit, "sec/op") || strings.HasPrefix(unit, "sec/") {
 		return v + "s"
 	}
 	return v
@@ -83,11 +85,32 @@ var resultMetrics = []struct{ unit, title string }{
 	{"p99-sec", "p99 wait"},
 }
 
-// throughputTarget lists the workloads whose throughput at GOMAXPROCS 2
-// and above must be within throughputMargin percent of the better peer.
-var throughputTarget = []string{"ChanContended", "Select", "Handoff", "SpawnStorm"}
+// throughputTarget lists the workloads of bench/ whose time per op, at
+// every GOMAXPROCS, must be within targetMargin percent of the better
+// peer's.
+var throughputTarget = []string{"ChanContended", "Select", "HTTP", "Handoff", "SpawnStorm"}
 
-const throughputMargin = 3.0
+// upstreamThroughputTarget lists those of upstream's runtime mutex
+// benchmarks (upstreamRuntimeBench) under the same target.
+var upstreamThroughputTarget = []string{"MutexContention"}
+
+// upstreamWaitTarget is the benchmark of upstreamRuntimeBench whose
+// waits between a goroutine's turns (upstreamWaitUnits) must be no
+// worse than each peer's where GOMAXPROCS is at most the host's CPUs:
+// there the OS runs every P's thread at once, and a longer wait is the
+// mutex's, not the scheduler's.
+const upstreamWaitTarget = "MutexCapture"
+
+// upstreamWaitUnits are the benchstat units of upstreamWaitTarget's
+// 90th percentile and longest wait between turns.
+var upstreamWaitUnits = []struct{ unit, title string }{
+	{"sec/starve-p90", "p90 wait between turns"},
+	{"sec/starve-p100", "longest wait between turns"},
+}
+
+// targetMargin is the difference, in percent, that the throughput and
+// CPU targets allow.
+const targetMargin = 3.0
 
 // A pooledReport is what WriteResults reads: the record of the published
 // pool and its comparisons of the fork with each peer.
@@ -110,6 +133,20 @@ type pooledReport struct {
 	Runtime         *Record
 	RuntimeVsNoSpin []Table                // runtime/pooled/spinbit-vs-nospinbit.txt
 	RuntimeSecond   map[spreadKeyOf]string // its second pool's verdicts, as Second
+
+	// The pool of upstream's runtime mutex benchmarks, if one is
+	// published (upstreamRuntimeDir/pooled/).
+	Upstream *upstreamPool
+}
+
+// An upstreamPool is the published pool of upstream's runtime mutex
+// benchmarks: the fork against the peers that have them.
+type upstreamPool struct {
+	Rec    Record
+	CPUs   int    // the host's logical CPUs, from Rec.Host
+	Peers  []peer // those of resultPeers its runs include
+	Spread map[spreadKeyOf]string
+	Second map[spreadKeyOf]string
 }
 
 // A peer is a later upstream release the fork is judged against, with
@@ -164,6 +201,12 @@ func readPooledReport(dir string) (pooledReport, error) {
 			return pooledReport{}, err
 		}
 	}
+	udir := filepath.Join(dir, "..", upstreamRuntimeDir, "pooled")
+	if urec, err := ReadRecord(udir); err == nil {
+		if p.Upstream, err = readUpstreamPool(udir, urec); err != nil {
+			return pooledReport{}, err
+		}
+	}
 	if p.VsUpstream, err = readPoolTable(dir, Comparison{New: "spinbit", Base: "upstream"}); err != nil {
 		return pooledReport{}, err
 	}
@@ -187,6 +230,50 @@ func readPooledReport(dir string) (pooledReport, error) {
 		p.Peers = append(p.Peers, pr)
 	}
 	return p, nil
+}
+
+// readUpstreamPool reads the published pool rec of upstream's runtime
+// mutex benchmarks in dir.
+func readUpstreamPool(dir string, rec Record) (*upstreamPool, error) {
+	u := &upstreamPool{Rec: rec}
+	m := hostCPUsRE.FindStringSubmatch(rec.Host)
+	if m == nil {
+		return nil, fmt.Errorf("the published pool of upstream's runtime benchmarks in %s names no count of CPUs in its host %q, which its targets need: publish it again with ./bench.bash -publish", dir, rec.Host)
+	}
+	u.CPUs, _ = strconv.Atoi(m[1])
+	var err error
+	if u.Spread, err = readSpread(dir); err != nil {
+		return nil, err
+	}
+	if u.Second, err = readSecondPool(dir, rec.Name); err != nil {
+		return nil, err
+	}
+	for _, rp := range resultPeers {
+		if !slices.ContainsFunc(rec.Toolchains, func(t RecordToolchain) bool { return t.Name == rp.name }) {
+			continue
+		}
+		pr := peer{Name: rp.name, Release: recordedRelease(rec, rp.name)}
+		if pr.Vs, err = readPoolTable(dir, Comparison{New: "spinbit", Base: rp.name}); err != nil {
+			return nil, err
+		}
+		u.Peers = append(u.Peers, pr)
+	}
+	if len(u.Peers) == 0 {
+		return nil, fmt.Errorf("the published pool of upstream's runtime benchmarks in %s has none of the releases it is judged against (%s): publish a pool of runs of every toolchain with ./bench.bash -publish", dir, upstreamPeerNames())
+	}
+	return u, nil
+}
+
+// hostCPUsRE finds the logical CPUs in a Record's Host.
+var hostCPUsRE = regexp.MustCompile(`\b([0-9]+) logical CPUs?\b`)
+
+// upstreamPeerNames names the toolchains of resultPeers, as in "go1.24 or go1.27".
+func upstreamPeerNames() string {
+	var names []string
+	for _, rp := range resultPeers {
+		names = append(names, rp.name)
+	}
+	return strings.Join(names, " or ")
 }
 
 // readPoolTable reads the tables of comparison c from the pool in dir,
@@ -301,20 +388,7 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 	sections := []peer{{Name: "upstream", Release: recordedRelease(rec, "upstream"), Vs: p.VsUpstream}}
 	for _, c := range append(sections, p.Peers...) {
 		fmt.Fprintf(&b, "## The fork against %s\n\n", c.Release)
-		fmt.Fprintf(&b, "| metric | benchmark | %s | fork | change | p | runs, samples |\n|---|---|---|---|---|---|---|\n", c.Release)
-		n := 0
-		for _, m := range resultMetrics {
-			for _, r := range rowsOf(c.Vs, m.unit) {
-				if r.Significant() {
-					fmt.Fprintf(&b, "| %s | %s | %s | %s | %s%s | %s | %s |\n", m.title, r.Name, r.Base, r.New, r.Delta, p.runsNote(c.Name, r, m.unit), r.P, rowSamples(rec, r))
-					n++
-				}
-			}
-		}
-		if n == 0 {
-			b.WriteString("| (none) | | | | | | |\n")
-		}
-		b.WriteString("\n")
+		writeSignificantRows(&b, c.Release, resultMetrics, c.Vs, rec, func(r benchRow, unit string) string { return p.runsNote(c.Name, r, unit) })
 	}
 	for _, m := range p.Missing {
 		fmt.Fprintf(&b, "## The fork against %s\n\nNo results: the pool's runs did not include the %s toolchain.\n\n", m.Release, m.Name)
@@ -322,17 +396,37 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 	if p.Runtime != nil {
 		b.WriteString("## The runtime's own mutex benchmarks: the fork against its experiment off\n\n")
 		fmt.Fprintf(&b, "From [%s/runtime/pooled/](%s/runtime/pooled/README.md), pool %s of %s; %d samples per median. The experiment off is the tristate mutex the series brings back: go1.23's in the go1.23.12 series, go1.24.13's in the go1.27 series.\n\n", rel, rel, p.Runtime.Name, pooledRuns(*p.Runtime), p.Runtime.Count)
-		b.WriteString("| metric | benchmark | experiment off | fork | change | p | runs, samples |\n|---|---|---|---|---|---|---|\n")
-		for _, m := range runtimeMetrics {
-			for _, r := range rowsOf(p.RuntimeVsNoSpin, m.unit) {
-				if r.Significant() {
-					fmt.Fprintf(&b, "| %s | %s | %s | %s | %s%s | %s | %s |\n", m.title, r.Name, r.Base, r.New, r.Delta, p.runtimeNote(r, m.unit), r.P, rowSamples(*p.Runtime, r))
-				}
-			}
+		writeSignificantRows(&b, "experiment off", runtimeMetrics, p.RuntimeVsNoSpin, *p.Runtime, p.runtimeNote)
+	}
+	if u := p.Upstream; u != nil {
+		b.WriteString("## Upstream's runtime mutex benchmarks\n\n")
+		fmt.Fprintf(&b, "The runtime package's own `%s`, built by each toolchain from its own tree, from [%s/%s/pooled/](%s/%s/pooled/README.md): pool %s of %s; %d samples per median; host %s.\n\n", upstreamRuntimeBench, rel, upstreamRuntimeDir, rel, upstreamRuntimeDir, u.Rec.Name, pooledRuns(u.Rec), u.Rec.Count, u.Rec.Host)
+		for _, pr := range u.Peers {
+			fmt.Fprintf(&b, "### The fork against %s\n\n", pr.Release)
+			writeSignificantRows(&b, pr.Release, upstreamMetrics, pr.Vs, u.Rec, func(r benchRow, unit string) string { return u.note(pr.Name, r, unit) })
 		}
-		b.WriteString("\n")
 	}
 	return b.String(), nil
+}
+
+// writeSignificantRows writes a table of the significant rows of tables,
+// metric by metric, of the fork against the toolchain column names; rec
+// is the pool behind them, and note marks a row of a unit.
+func writeSignificantRows(b *strings.Builder, column string, metrics []struct{ unit, title string }, tables []Table, rec Record, note func(r benchRow, unit string) string) {
+	fmt.Fprintf(b, "| metric | benchmark | %s | fork | change | p | runs, samples |\n|---|---|---|---|---|---|---|\n", column)
+	n := 0
+	for _, m := range metrics {
+		for _, r := range rowsOf(tables, m.unit) {
+			if r.Significant() {
+				fmt.Fprintf(b, "| %s | %s | %s | %s | %s%s | %s | %s |\n", m.title, r.Name, r.Base, r.New, r.Delta, note(r, m.unit), r.P, rowSamples(rec, r))
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		b.WriteString("| (none) | | | | | | |\n")
+	}
+	b.WriteString("\n")
 }
 
 // runsNote marks a row of the fork's comparison with the toolchain base
@@ -341,18 +435,28 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 // did not repeat (secondPoolFile); it is empty otherwise, and when the
 // pool has neither page.
 func (p pooledReport) runsNote(base string, r benchRow, unit string) string {
-	c := Comparison{New: "spinbit", Base: base}.String()
-	note := ""
-	if p.Spread != nil {
-		verdict, ok := p.Spread[spreadKeyOf{c, r.Name, spreadUnitOf(unit)}]
-		switch {
-		case !ok:
-			note += " (runs not compared)"
-		case verdict == spreadMixed:
-			note += " (**runs disagree**)"
-		}
+	return spreadNote(p.Spread, base, r, unit) + secondNote(p.Second, Comparison{New: "spinbit", Base: base}, r, unit)
+}
+
+// spreadNote is the part of runsNote that a pool's run-to-run page
+// (spread, nil for none) gives.
+func spreadNote(spread map[spreadKeyOf]string, base string, r benchRow, unit string) string {
+	if spread == nil {
+		return ""
 	}
-	return note + secondNote(p.Second, Comparison{New: "spinbit", Base: base}, r, unit)
+	verdict, ok := spread[spreadKeyOf{Comparison{New: "spinbit", Base: base}.String(), r.Name, spreadUnitOf(unit)}]
+	switch {
+	case !ok:
+		return " (runs not compared)"
+	case verdict == spreadMixed:
+		return " (**runs disagree**)"
+	}
+	return ""
+}
+
+// note is runsNote for a row of the pool u.
+func (u *upstreamPool) note(base string, r benchRow, unit string) string {
+	return spreadNote(u.Spread, base, r, unit) + secondNote(u.Second, Comparison{New: "spinbit", Base: base}, r, unit)
 }
 
 // runtimeNote is runsNote for a row of the -runtime pool's comparison of
@@ -378,6 +482,10 @@ func peerReleases(peers []peer) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
+
+// upstreamMetrics are the tables of the pool of upstream's runtime mutex
+// benchmarks that RESULTS.md condenses.
+var upstreamMetrics = append([]struct{ unit, title string }{{"sec/op", "time per op"}}, upstreamWaitUnits...)
 
 // pooledRuns names the runs a pool joins, with their commits.
 func pooledRuns(rec Record) string {
@@ -406,15 +514,31 @@ func targetMisses(p pooledReport) ([]string, error) {
 			}
 		}
 	}
-	slower, err := throughputMisses(p)
+	slower, err := throughputMisses(p.Peers, throughputTarget, "the published pool", p.runsNote)
 	if err != nil {
 		return nil, err
 	}
 	out = append(out, slower...)
 	for _, pr := range p.Peers {
 		for _, r := range rowsOf(pr.Vs, "cpu-sec/op") {
-			if r.Significant() && r.Percent() > 0 {
-				out = append(out, fmt.Sprintf("CPU per op no worse than %s's: %s, %s against %s (%s, p=%s)%s", pr.Release, r.Name, r.New, r.Base, r.Delta, r.P, p.runsNote(pr.Name, r, "cpu-sec/op")))
+			if r.Significant() && r.Percent() > targetMargin {
+				out = append(out, fmt.Sprintf("CPU per op within %g%% of %s's: %s, %s against %s (%s, p=%s)%s", targetMargin, pr.Release, r.Name, r.New, r.Base, r.Delta, r.P, p.runsNote(pr.Name, r, "cpu-sec/op")))
+			}
+		}
+	}
+	if u := p.Upstream; u != nil {
+		slower, err := throughputMisses(u.Peers, upstreamThroughputTarget, "the published pool of upstream's runtime benchmarks", u.note)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, slower...)
+		for _, pr := range u.Peers {
+			for _, w := range upstreamWaitUnits {
+				for _, r := range rowsOf(pr.Vs, w.unit) {
+					if r.Workload() == upstreamWaitTarget && r.Procs() <= u.CPUs && r.Significant() && r.Percent() > 0 {
+						out = append(out, fmt.Sprintf("%s no worse than %s's at GOMAXPROCS up to the %d CPUs: %s, %s against %s (%s, p=%s)%s", w.title, pr.Release, u.CPUs, r.Name, r.New, r.Base, r.Delta, r.P, u.note(pr.Name, r, w.unit)))
+					}
+				}
 			}
 		}
 	}
@@ -427,19 +551,19 @@ func targetMisses(p pooledReport) ([]string, error) {
 		}
 	}
 	for _, r := range rowsOf(p.RuntimeVsNoSpin, "sec/op") {
-		if r.Workload() == "RuntimeMutexContended" && r.Procs() >= 2 && r.Significant() && r.Percent() > throughputMargin {
-			out = append(out, fmt.Sprintf("throughput within %g%% of the experiment off: %s, %s against %s (%s, p=%s)%s", throughputMargin, r.Name, r.New, r.Base, r.Delta, r.P, p.runtimeNote(r, "sec/op")))
+		if r.Workload() == "RuntimeMutexContended" && r.Procs() >= 2 && r.Significant() && r.Percent() > targetMargin {
+			out = append(out, fmt.Sprintf("throughput within %g%% of the experiment off: %s, %s against %s (%s, p=%s)%s", targetMargin, r.Name, r.New, r.Base, r.Delta, r.P, p.runtimeNote(r, "sec/op")))
 		}
 	}
 	return out, nil
 }
 
 // throughputMisses judges the throughput target: at each benchmark of
-// throughputTarget at GOMAXPROCS 2 and above, the fork against the better
-// of the peers there, the one whose median (the Base of its table) is
-// lowest, the first on a tie.
-func throughputMisses(p pooledReport) ([]string, error) {
-	peers := p.Peers
+// workloads, at every GOMAXPROCS, the fork against the better of peers
+// there, the one whose median (the Base of its table) is lowest, the
+// first on a tie. pool names the pool the tables are of, for errors;
+// note marks a row as runsNote does.
+func throughputMisses(peers []peer, workloads []string, pool string, note func(base string, r benchRow, unit string) string) ([]string, error) {
 	type best struct {
 		peer   peer
 		row    benchRow
@@ -449,12 +573,12 @@ func throughputMisses(p pooledReport) ([]string, error) {
 	better := map[string]best{}
 	for _, pr := range peers {
 		for _, r := range rowsOf(pr.Vs, "sec/op") {
-			if r.Procs() < 2 || !contains(throughputTarget, r.Workload()) {
+			if !contains(workloads, r.Workload()) {
 				continue
 			}
 			v, ok := parseValue(r.Base)
 			if !ok {
-				return nil, fmt.Errorf("cannot read the %s median %q of %s in the published pool's spinbit-vs-%s.txt: publish it again with ./bench.bash -publish", pr.Name, r.Base, r.Name, pr.Name)
+				return nil, fmt.Errorf("cannot read the %s median %q of %s in %s's spinbit-vs-%s.txt: publish it again with ./bench.bash -publish", pr.Name, r.Base, r.Name, pool, pr.Name)
 			}
 			b, seen := better[r.Name]
 			if !seen {
@@ -468,8 +592,8 @@ func throughputMisses(p pooledReport) ([]string, error) {
 	var out []string
 	for _, name := range order {
 		b := better[name]
-		if r := b.row; r.Significant() && r.Percent() > throughputMargin {
-			out = append(out, fmt.Sprintf("throughput within %g%% of the better peer: %s, %s against %s's %s (%s, p=%s)%s", throughputMargin, r.Name, r.New, b.peer.Release, r.Base, r.Delta, r.P, p.runsNote(b.peer.Name, r, "sec/op")))
+		if r := b.row; r.Significant() && r.Percent() > targetMargin {
+			out = append(out, fmt.Sprintf("throughput within %g%% of the better peer: %s, %s against %s's %s (%s, p=%s)%s", targetMargin, r.Name, r.New, b.peer.Release, r.Base, r.Delta, r.P, note(b.peer.Name, r, "sec/op")))
 		}
 	}
 	return out, nil

@@ -81,9 +81,30 @@ func TestTargetMisses(t *testing.T) {
 					"ChanContended-8   2.000µ ± 8%   2.100µ ± 8%   +5.00% (p=0.010 n=20)",
 				),
 				table("p99-sec", "Capture-4   10.0µ ± 8%   12.0µ ± 8%   +20.00% (p=0.001 n=20)"),
-				table("cpu-sec/op", "Handoff-2   300.0n ± 8%   330.0n ± 8%   +10.00% (p=0.001 n=20)"),
+				table("cpu-sec/op",
+					"Handoff-2   300.0n ± 8%   330.0n ± 8%   +10.00% (p=0.001 n=20)",
+					"Select-8    300.0n ± 8%   306.0n ± 8%   +2.00% (p=0.001 n=20)",
+				),
 			}},
 		},
+		Upstream: &upstreamPool{CPUs: 2, Peers: []peer{
+			{Name: "go1.24", Release: "go1.24.13", Vs: []Table{
+				table("sec/op",
+					"MutexContention-8   19.00n ± 8%   20.00n ± 8%   +5.26% (p=0.001 n=30)",
+					"MutexContention-2   20.00n ± 8%   20.40n ± 8%   +2.00% (p=0.010 n=30)",
+					"MutexCapture-2      20.00n ± 8%   25.00n ± 8%   +25.00% (p=0.010 n=30)",
+				),
+				table("sec/starve-p100", "MutexCapture-2   1.000m ± 8%   2.000m ± 8%   +100.00% (p=0.001 n=30)"),
+			}},
+			{Name: "go1.27", Release: "go1.27.4", Vs: []Table{
+				table("sec/op", "MutexContention-8   21.00n ± 8%   20.00n ± 8%   -4.76% (p=0.001 n=30)"),
+				table("sec/starve-p90",
+					"MutexCapture-2   5.000µ ± 8%   6.000µ ± 8%   +20.00% (p=0.001 n=30)",
+					"MutexCapture-4   2.000m ± 8%   3.000m ± 8%   +50.00% (p=0.001 n=30)",
+				),
+				table("sec/starve-p100", "MutexCapture-2   1.500m ± 8%   2.000m ± 8%   ~ (p=0.300 n=30)"),
+			}},
+		}},
 	}
 	misses, err := targetMisses(p)
 	if err != nil {
@@ -100,10 +121,18 @@ func TestTargetMisses(t *testing.T) {
 		"throughput within 3% of the better peer: Handoff-4, 440.0ns against go1.27.3's 420.0ns (+4.76%",
 		"throughput within 3% of the better peer: SpawnStorm-2, 1.200µs against go1.24.13's 1.000µs",
 		"throughput within 3% of the better peer: SpawnStorm-4, 1.200µs against go1.24.13's 1.000µs",
-		// Only go1.27 has ChanContended-8.
+		// Only go1.27 has ChanContended-8, and only go1.24 HTTP-4 and
+		// Select at GOMAXPROCS 1.
 		"throughput within 3% of the better peer: ChanContended-8, 2.100µs against go1.27.3's 2.000µs",
-		"CPU per op no worse than go1.24.13's: Select-4",
-		"CPU per op no worse than go1.27.3's: Handoff-2, 330.0ns against 300.0ns",
+		"throughput within 3% of the better peer: HTTP-4, 50.0µs against go1.24.13's 40.0µs (+25.00%",
+		"throughput within 3% of the better peer: Select, 360.0ns against go1.24.13's 300.0ns (+20.00%",
+		"CPU per op within 3% of go1.24.13's: Select-4",
+		"CPU per op within 3% of go1.27.3's: Handoff-2, 330.0ns against 300.0ns",
+		// Upstream's runtime benchmarks: go1.24 is the better peer at
+		// MutexContention-8; MutexCapture's waits count up to 2 Ps.
+		"throughput within 3% of the better peer: MutexContention-8, 20.00ns against go1.24.13's 19.00ns (+5.26%, p=0.001)",
+		"p90 wait between turns no worse than go1.27.4's at GOMAXPROCS up to the 2 CPUs: MutexCapture-2, 6.000µs against 5.000µs (+20.00%, p=0.001)",
+		"longest wait between turns no worse than go1.24.13's at GOMAXPROCS up to the 2 CPUs: MutexCapture-2, 2.000ms against 1.000ms",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("misses lack %q; got:\n%s", want, got)
@@ -113,14 +142,20 @@ func TestTargetMisses(t *testing.T) {
 		"Handoff-8, 408",                         // go1.27 is better there, and the fork is ~ against it
 		"go1.23.12's 300.0ns", "go1.23.12's 700", // go1.23.12 is no throughput peer
 		"Select-16, 690.0ns against go1.27", "Handoff-4, 440.0ns against go1.24", "SpawnStorm-4, 1.200µs against go1.27",
-		"HTTP", "Select, ", "max, 10.0ms",
+		"max, 10.0ms",
+		"Select-8, 306",     // CPU within the margin
+		"MutexContention-2", // within the margin
+		"MutexContention-8, 20.00ns against go1.27", // go1.24 is better there
+		"MutexCapture-4",     // more Ps than CPUs
+		"MutexCapture-2, 25", // MutexCapture's time is no target
+		"longest wait between turns no worse than go1.27.4's",
 	} {
 		if strings.Contains(got, not) {
 			t.Errorf("misses hold %q, which meets its target, has none or is against the wrong peer; got:\n%s", not, got)
 		}
 	}
-	if n := strings.Count(got, "throughput"); n != 5 {
-		t.Errorf("%d throughput misses, want one per benchmark, 5; got:\n%s", n, got)
+	if n := strings.Count(got, "throughput"); n != 8 {
+		t.Errorf("%d throughput misses, want one per benchmark, 8; got:\n%s", n, got)
 	}
 }
 
@@ -231,6 +266,76 @@ func TestResultsPage(t *testing.T) {
 				t.Errorf("%s: RESULTS.md holds %q; got:\n%s", c.what, not, page)
 			}
 		}
+	}
+}
+
+// writeUpstreamPool publishes, beside the pool in dir, a pool of upstream's
+// runtime mutex benchmarks made on host, with the files of tables.
+func writeUpstreamPool(t *testing.T, dir, host string, tables map[string]string) {
+	t.Helper()
+	udir := filepath.Join(dir, "..", upstreamRuntimeDir, "pooled")
+	if err := os.MkdirAll(udir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	rec := Record{Name: "pooled-2", Suite: "runtime", Bench: upstreamRuntimeBench, Count: 30, Benchtime: "200ms", CPUs: []int{1, 2, 4}, Host: host,
+		Pooled: []PooledRun{{Name: "runtime-1", Commit: "0123456789ab"}, {Name: "runtime-2", Commit: "0123456789ab"}, {Name: "runtime-3", Commit: "0123456789ab"}}}
+	for _, name := range []string{"spinbit", "nospinbit", "go1.24", "go1.27"} {
+		rec.Toolchains = append(rec.Toolchains, RecordToolchain{Name: name, Raw: name + ".txt"})
+	}
+	if err := writeRecord(udir, rec); err != nil {
+		t.Fatal(err)
+	}
+	for file, text := range tables {
+		if err := os.WriteFile(filepath.Join(udir, file), []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// RESULTS.md judges upstream's runtime benchmarks, when their pool is
+// published, and shows their significant rows against each release.
+func TestResultsPageUpstreamPool(t *testing.T) {
+	mainPool := map[string]string{
+		"spinbit-vs-upstream.txt": poolVsUpstream,
+		"spinbit-vs-go1.24.txt":   poolVsGo124,
+		"spinbit-vs-go1.27.txt":   poolVsGo127,
+	}
+	upstream := map[string]string{
+		"spinbit-vs-go1.24.txt": table("sec/op", "MutexContention-4   19.00n ± 8%   18.00n ± 8%   -5.26% (p=0.001 n=30)").Text + "\n",
+		"spinbit-vs-go1.27.txt": table("sec/op", "MutexContention-4   17.00n ± 8%   18.00n ± 8%   +5.88% (p=0.001 n=30)").Text + "\n" +
+			table("sec/starve-p90", "MutexCapture-2   5.000µ ± 8%   6.000µ ± 8%   +20.00% (p=0.001 n=30)", "MutexCapture-4   2.000m ± 8%   1.000m ± 8%   -50.00% (p=0.001 n=30)").Text + "\n",
+	}
+	dir := writePool(t, []string{"upstream", "spinbit", "go1.24", "go1.27"}, mainPool)
+	writeUpstreamPool(t, dir, "AMD EPYC, 2 logical CPUs", upstream)
+	p, err := readPooledReport(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := resultsMarkdown("go1.27.4", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"- throughput within 3% of the better peer: MutexContention-4, 18.00ns against go1.27.4's 17.00ns (+5.88%, p=0.001)\n",
+		"- p90 wait between turns no worse than go1.27.4's at GOMAXPROCS up to the 2 CPUs: MutexCapture-2, 6.000µs against 5.000µs (+20.00%, p=0.001)\n",
+		"## Upstream's runtime mutex benchmarks\n\nThe runtime package's own `^BenchmarkMutex(Contention|Capture|Handoff)$`, built by each toolchain from its own tree, from [report/go1.27.4/runtime-upstream/pooled/](report/go1.27.4/runtime-upstream/pooled/README.md): pool pooled-2 of runtime-1 (commit `0123456`), runtime-2",
+		"; 30 samples per median; host AMD EPYC, 2 logical CPUs.\n\n### The fork against go1.24.13\n\n",
+		"| time per op | MutexContention-4 | 19.00ns | 18.00ns | -5.26% | 0.001 | 3 runs, 30 samples |\n",
+		"### The fork against go1.27.4\n",
+		"| p90 wait between turns | MutexCapture-4 | 2.000ms | 1.000ms | -50.00% | 0.001 | 3 runs, 30 samples |\n",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("RESULTS.md lacks %q; got:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "MutexCapture-4, ") {
+		t.Errorf("RESULTS.md counts MutexCapture-4, which has more Ps than CPUs and is better anyway, as a miss; got:\n%s", page)
+	}
+
+	dir = writePool(t, []string{"upstream", "spinbit", "go1.24", "go1.27"}, mainPool)
+	writeUpstreamPool(t, dir, "box", upstream)
+	if _, err := readPooledReport(dir); err == nil || !strings.Contains(err.Error(), `names no count of CPUs in its host "box"`) || !strings.Contains(err.Error(), "./bench.bash -publish") {
+		t.Errorf("an upstream pool whose host names no CPUs: error %v, want one saying so and how to publish again", err)
 	}
 }
 

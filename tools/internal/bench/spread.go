@@ -19,8 +19,8 @@ const spreadFile = "spread.md"
 
 // spreadUnits are the metrics spreadFile shows, those the targets speak
 // of: time and CPU time per op, p99, the longest wait, Select's longest
-// gap.
-var spreadUnits = []string{"ns/op", "cpu-ns/op", "p99-ns", "max-ns", "max-gap-ns"}
+// gap, and MutexCapture's p90 and longest wait between turns.
+var spreadUnits = []string{"ns/op", "cpu-ns/op", "p99-ns", "max-ns", "max-gap-ns", "ns/starve-p90", "ns/starve-p100"}
 
 // spreadRow is one benchmark's metric in one comparison, run by run.
 type spreadRow struct {
