@@ -18,8 +18,12 @@ import (
 // pass the runtime's short tests if the patch changes the runtime.
 var seriesSteps = []step{
 	{name: "patches/each-compiles", long: true, run: eachPatchCompiles},
-	{name: "patches/each-tests-runtime", long: true, limit: 90 * time.Minute, run: eachPatchTestsRuntime},
+	{name: "patches/each-tests-runtime", long: true, limit: 150 * time.Minute, run: eachPatchTestsRuntime},
 }
+
+// eachPatchTestPackages are the packages eachPatchTestsRuntime tests at
+// each patch: those runtime/test-short tests in the built fork.
+var eachPatchTestPackages = []string{"runtime", "sync", "internal/runtime/atomic"}
 
 // eachPatchTestLimit is go test's -timeout at each patch: several times
 // what go test -short runtime takes on 2 loaded cores, so that a hang
@@ -76,11 +80,13 @@ func eachPatchCompiles(ctx context.Context, r fork.Repo) error {
 
 // eachPatchTestsRuntime applies the base's series to a fresh worktree of
 // its tree, as eachPatchCompiles does, and at each patch that changes the
-// runtime's own code (changesRuntime) runs go test -short runtime, with
-// the default experiments, the fork's built compiler and go command. It
-// stops at the first patch whose tests fail, naming it: the patches after
-// it are built on it. The last patch is left out: its tree is the built
-// fork's, which runtime/test-short tests.
+// runtime's own code (changesRuntime) runs go test -short of
+// eachPatchTestPackages with the fork's built compiler and go command:
+// with the default experiments, and again with GOEXPERIMENT=nospinbitmutex
+// once the tree has the experiment. It stops at the first patch whose
+// tests fail, naming it and the experiment: the patches after it are
+// built on it. The last patch is left out: its tree is the built fork's,
+// which runtime/test-short and runtime/test-short-nospinbit test.
 func eachPatchTestsRuntime(ctx context.Context, r fork.Repo) error {
 	wt, list, remove, err := seriesCommits(ctx, r, "each-tests")
 	if err != nil {
@@ -99,6 +105,7 @@ func eachPatchTestsRuntime(ctx context.Context, r fork.Repo) error {
 		if err != nil {
 			return err
 		}
+		subject = strings.TrimSpace(subject)
 		if !changesRuntime(strings.Fields(files)) {
 			fmt.Printf("%s %s: changes no file of the runtime\n", c[:12], subject)
 			continue
@@ -106,16 +113,36 @@ func eachPatchTestsRuntime(ctx context.Context, r fork.Repo) error {
 		if err := command(ctx, wt, nil, "git", "checkout", "-q", "--detach", c); err != nil {
 			return err
 		}
-		fmt.Printf("%s %s: go test -short runtime\n", c[:12], subject)
-		start := time.Now()
-		if err := command(ctx, filepath.Join(wt, "src"), env, gocmd, "test", "-short", "-timeout", eachPatchTestLimit.String(), "runtime"); err != nil {
-			return fmt.Errorf("at the patch %q, go test -short runtime failed (%v): each patch that changes the runtime must pass its tests on its own, before the patches after it", subject, err)
+		experiment := fileExists(filepath.Join(wt, "src", "internal", "goexperiment", "exp_spinbitmutex_on.go"))
+		for _, exp := range patchTestExperiments(experiment) {
+			args := append([]string{"test", "-short", "-timeout", eachPatchTestLimit.String()}, eachPatchTestPackages...)
+			what := "go test -short " + strings.Join(eachPatchTestPackages, " ")
+			runEnv := env
+			if exp != "" {
+				runEnv = append(runEnv, "GOEXPERIMENT="+exp)
+				what = "GOEXPERIMENT=" + exp + " " + what
+			}
+			fmt.Printf("%s %s: %s\n", c[:12], subject, what)
+			start := time.Now()
+			if err := command(ctx, filepath.Join(wt, "src"), runEnv, gocmd, args...); err != nil {
+				return fmt.Errorf("at the patch %q, %s failed (%v): each patch that changes the runtime must pass its tests on its own, before the patches after it", subject, what, err)
+			}
+			fmt.Printf("\tok in %s\n", time.Since(start).Round(time.Second))
 		}
-		fmt.Printf("\tok in %s\n", time.Since(start).Round(time.Second))
 		tested++
 	}
-	fmt.Printf("%d of the %d patches before the series' last change the runtime, and each passes go test -short runtime on its own\n", tested, len(list)-1)
+	fmt.Printf("%d of the %d patches before the series' last change the runtime, and each passes go test -short %s on its own, with the spinbit experiment off too where the tree has it\n", tested, len(list)-1, strings.Join(eachPatchTestPackages, " "))
 	return nil
+}
+
+// patchTestExperiments are the GOEXPERIMENT settings eachPatchTestsRuntime
+// tests a patch with: the default ("") and, where the tree has the spinbit
+// experiment (experiment), the mutex it brings back.
+func patchTestExperiments(experiment bool) []string {
+	if experiment {
+		return []string{"", "nospinbitmutex"}
+	}
+	return []string{""}
 }
 
 // seriesCommits applies r's series to a fresh worktree of its tree (a

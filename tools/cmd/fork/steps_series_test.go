@@ -2,6 +2,7 @@ package main
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -57,5 +58,17 @@ func TestChangesRuntime(t *testing.T) {
 		if got := changesRuntime(c.files); got != c.want {
 			t.Errorf("changesRuntime(%q) = %v, want %v", c.files, got, c.want)
 		}
+	}
+}
+
+// A patch is tested with the spinbit experiment off too once its tree has
+// the experiment, and only then: before it, GOEXPERIMENT=nospinbitmutex
+// names nothing the tree knows.
+func TestPatchTestExperiments(t *testing.T) {
+	if got := patchTestExperiments(false); !slices.Equal(got, []string{""}) {
+		t.Errorf("patchTestExperiments(false) = %q, want only the default", got)
+	}
+	if got := patchTestExperiments(true); !slices.Equal(got, []string{"", "nospinbitmutex"}) {
+		t.Errorf("patchTestExperiments(true) = %q, want the default and nospinbitmutex", got)
 	}
 }
