@@ -117,7 +117,7 @@ func eachPatchTestsRuntime(ctx context.Context, r fork.Repo) error {
 		for _, exp := range patchTestExperiments(experiment) {
 			args := append([]string{"test", "-short", "-timeout", eachPatchTestLimit.String()}, eachPatchTestPackages...)
 			what := "go test -short " + strings.Join(eachPatchTestPackages, " ")
-			runEnv := env
+			runEnv := slices.Clip(env)
 			if exp != "" {
 				runEnv = append(runEnv, "GOEXPERIMENT="+exp)
 				what = "GOEXPERIMENT=" + exp + " " + what
