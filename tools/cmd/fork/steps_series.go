@@ -43,8 +43,7 @@ func eachPatchCompiles(ctx context.Context, r fork.Repo) error {
 		return err
 	}
 	defer remove()
-	gocmd := filepath.Join(wt, "bin", "go")
-	env := []string{"PATH=" + filepath.Join(wt, "bin") + string(os.PathListSeparator) + os.Getenv("PATH")}
+	gocmd, env := worktreeGo(wt)
 	var failed []string
 	for _, c := range commits {
 		if err := command(ctx, wt, nil, "git", "checkout", "-q", "--detach", c); err != nil {
@@ -93,8 +92,7 @@ func eachPatchTestsRuntime(ctx context.Context, r fork.Repo) error {
 		return err
 	}
 	defer remove()
-	gocmd := filepath.Join(wt, "bin", "go")
-	env := []string{"PATH=" + filepath.Join(wt, "bin") + string(os.PathListSeparator) + os.Getenv("PATH")}
+	gocmd, env := worktreeGo(wt)
 	tested := 0
 	for _, c := range list[:len(list)-1] {
 		files, err := output(ctx, wt, nil, "git", "diff-tree", "--no-commit-id", "--name-only", "-r", c)
@@ -174,6 +172,14 @@ func seriesCommits(ctx context.Context, r fork.Repo, pattern string) (wt string,
 		return "", nil, nil, fmt.Errorf("the series of %s applied to no commit", r.Base)
 	}
 	return wt, commits, remove, nil
+}
+
+// worktreeGo is the fork's go command in the worktree wt that
+// seriesCommits made, and the environment that puts its bin/ first on
+// PATH, so that every commit is built with the fork's toolchain.
+func worktreeGo(wt string) (gocmd string, env []string) {
+	bin := filepath.Join(wt, "bin")
+	return filepath.Join(bin, "go"), []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}
 }
 
 // changesRuntime reports whether files, paths relative to the tree, include
