@@ -132,6 +132,7 @@ type pooledReport struct {
 	// experiment off on the runtime's own mutex benchmarks.
 	Runtime         *Record
 	RuntimeVsNoSpin []Table                // runtime/pooled/spinbit-vs-nospinbit.txt
+	RuntimeSpread   map[spreadKeyOf]string // its run-to-run verdicts, as Spread
 	RuntimeSecond   map[spreadKeyOf]string // its second pool's verdicts, as Second
 
 	// The pool of upstream's runtime mutex benchmarks, if one is
@@ -197,6 +198,9 @@ func readPooledReport(dir string) (pooledReport, error) {
 			return pooledReport{}, fmt.Errorf("the published -runtime pool lacks its table: %v", err)
 		}
 		p.Runtime, p.RuntimeVsNoSpin = &rrec, SplitTables(string(data))
+		if p.RuntimeSpread, err = readSpread(rdir); err != nil {
+			return pooledReport{}, err
+		}
 		if p.RuntimeSecond, err = readSecondPool(rdir, rrec.Name); err != nil {
 			return pooledReport{}, err
 		}
@@ -396,17 +400,29 @@ func resultsMarkdown(base string, p pooledReport) (string, error) {
 	if p.Runtime != nil {
 		b.WriteString("## The runtime's own mutex benchmarks: the fork against its experiment off\n\n")
 		fmt.Fprintf(&b, "From [%s/runtime/pooled/](%s/runtime/pooled/README.md), pool %s of %s; %d samples per median. The experiment off is the tristate mutex the series brings back: go1.23's in the go1.23.12 series, go1.24.13's in the go1.27 series.\n\n", rel, rel, p.Runtime.Name, pooledRuns(*p.Runtime), p.Runtime.Count)
+		writeSpreadLink(&b, p.RuntimeSpread, rel+"/runtime/pooled/")
 		writeSignificantRows(&b, "experiment off", runtimeMetrics, p.RuntimeVsNoSpin, *p.Runtime, p.runtimeNote)
 	}
 	if u := p.Upstream; u != nil {
 		b.WriteString("## Upstream's runtime mutex benchmarks\n\n")
 		fmt.Fprintf(&b, "The runtime package's own `%s`, built by each toolchain from its own tree, from [%s/%s/pooled/](%s/%s/pooled/README.md): pool %s of %s; %d samples per median; host %s.\n\n", upstreamRuntimeBench, rel, upstreamRuntimeDir, rel, upstreamRuntimeDir, u.Rec.Name, pooledRuns(u.Rec), u.Rec.Count, u.Rec.Host)
+		writeSpreadLink(&b, u.Spread, rel+"/"+upstreamRuntimeDir+"/pooled/")
 		for _, pr := range u.Peers {
 			fmt.Fprintf(&b, "### The fork against %s\n\n", pr.Release)
 			writeSignificantRows(&b, pr.Release, upstreamMetrics, pr.Vs, u.Rec, func(r benchRow, unit string) string { return u.note(pr.Name, r, unit) })
 		}
 	}
 	return b.String(), nil
+}
+
+// writeSpreadLink says, for a section of the pool in the folder dir
+// (relative to bench/) whose run-to-run verdicts are spread, where its
+// rows marked **runs disagree** come from; nothing for a pool without
+// that page.
+func writeSpreadLink(b *strings.Builder, spread map[spreadKeyOf]string, dir string) {
+	if spread != nil {
+		fmt.Fprintf(b, "Its rows marked **runs disagree** moved both ways among its runs ([run to run](%s%s)).\n\n", dir, spreadFile)
+	}
 }
 
 // writeSignificantRows writes a table of the significant rows of tables,
@@ -460,9 +476,9 @@ func (u *upstreamPool) note(base string, r benchRow, unit string) string {
 }
 
 // runtimeNote is runsNote for a row of the -runtime pool's comparison of
-// the fork with its experiment off: only a second pool marks those.
+// the fork with its experiment off.
 func (p pooledReport) runtimeNote(r benchRow, unit string) string {
-	return secondNote(p.RuntimeSecond, Comparison{New: "spinbit", Base: "nospinbit"}, r, unit)
+	return spreadNote(p.RuntimeSpread, "nospinbit", r, unit) + secondNote(p.RuntimeSecond, Comparison{New: "spinbit", Base: "nospinbit"}, r, unit)
 }
 
 // rowSamples says what stands behind a row of the pool rec: its runs and

@@ -307,27 +307,15 @@ func TestResultsPageUpstreamPool(t *testing.T) {
 	}
 	dir := writePool(t, []string{"upstream", "spinbit", "go1.24", "go1.27"}, mainPool)
 	writeUpstreamPool(t, dir, "AMD EPYC, 2 logical CPUs", upstream)
-	p, err := readPooledReport(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := resultsMarkdown("go1.27.4", p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
+	page := resultsPageOf(t, dir, "go1.27.4")
+	wantInPage(t, "RESULTS.md", page,
 		"- throughput within 3% of the better peer: MutexContention-4, 18.00ns against go1.27.4's 17.00ns (+5.88%, p=0.001)\n",
 		"- p90 wait between turns no worse than go1.27.4's at GOMAXPROCS up to the 2 CPUs: MutexCapture-2, 6.000µs against 5.000µs (+20.00%, p=0.001)\n",
 		"## Upstream's runtime mutex benchmarks\n\nThe runtime package's own `^BenchmarkMutex(Contention|Capture|Handoff)$`, built by each toolchain from its own tree, from [report/go1.27.4/runtime-upstream/pooled/](report/go1.27.4/runtime-upstream/pooled/README.md): pool pooled-2 of runtime-1 (commit `0123456`), runtime-2",
 		"; 30 samples per median; host AMD EPYC, 2 logical CPUs.\n\n### The fork against go1.24.13\n\n",
 		"| time per op | MutexContention-4 | 19.00ns | 18.00ns | -5.26% | 0.001 | 3 runs, 30 samples |\n",
 		"### The fork against go1.27.4\n",
-		"| p90 wait between turns | MutexCapture-4 | 2.000ms | 1.000ms | -50.00% | 0.001 | 3 runs, 30 samples |\n",
-	} {
-		if !strings.Contains(page, want) {
-			t.Errorf("RESULTS.md lacks %q; got:\n%s", want, page)
-		}
-	}
+		"| p90 wait between turns | MutexCapture-4 | 2.000ms | 1.000ms | -50.00% | 0.001 | 3 runs, 30 samples |\n")
 	if strings.Contains(page, "MutexCapture-4, ") {
 		t.Errorf("RESULTS.md counts MutexCapture-4, which has more Ps than CPUs and is better anyway, as a miss; got:\n%s", page)
 	}
@@ -432,5 +420,67 @@ func TestResultsOfARemovedBase(t *testing.T) {
 	}
 	if err := run("-results", "-base", "go1.27.9"); err == nil || !strings.Contains(err.Error(), "./bench.bash -publish") {
 		t.Errorf("-results -base go1.27.9, which has no pool: %v, want an error saying how to publish one", err)
+	}
+}
+
+// RESULTS.md marks the rows of the series' own -runtime pool whose runs
+// disagree, from that pool's own run-to-run page.
+func TestResultsPageRuntimeSpread(t *testing.T) {
+	dir := writePool(t, []string{"upstream", "spinbit", "go1.24", "go1.27"}, map[string]string{
+		"spinbit-vs-upstream.txt": poolVsUpstream,
+		"spinbit-vs-go1.24.txt":   poolVsGo124,
+		"spinbit-vs-go1.27.txt":   poolVsGo127,
+	})
+	rdir := filepath.Join(dir, "..", "runtime", "pooled")
+	if err := os.MkdirAll(rdir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	rec := Record{Name: "runtime-pooled-1", Suite: "runtime", Count: 10, Benchtime: "1x", CPUs: []int{4}, Host: "box",
+		Pooled: []PooledRun{{Name: "runtime-1", Commit: "0123456789ab"}, {Name: "runtime-2", Commit: "0123456789ab"}}}
+	for _, name := range []string{"spinbit", "nospinbit"} {
+		rec.Toolchains = append(rec.Toolchains, RecordToolchain{Name: name, Raw: name + ".txt"})
+	}
+	if err := writeRecord(rdir, rec); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"spinbit-vs-nospinbit.txt": table("handoff-sec", "RuntimeMutexHandoff-4   100.0n ± 8%   120.0n ± 8%   +20.00% (p=0.001 n=20)").Text + "\n" +
+			table("max-lock-sec", "RuntimeMutexHandoff-4   10.0m ± 8%   5.0m ± 8%   -50.00% (p=0.001 n=20)").Text + "\n",
+		spreadFile: "# Run to run\n\n## spinbit vs nospinbit\n\n| benchmark | metric | a | b | pool | runs |\n|---|---|---|---|---|---|\n" +
+			"| RuntimeMutexHandoff-4 | handoff-ns | +30.0% | -5.0% | +20.0% | mixed |\n| RuntimeMutexHandoff-4 | max-lock-ns | -40.0% | -60.0% | -50.0% | agree |\n\n",
+	}
+	for file, text := range files {
+		if err := os.WriteFile(filepath.Join(rdir, file), []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := resultsPageOf(t, dir, "go1.27.4")
+	wantInPage(t, "RESULTS.md", page,
+		"Its rows marked **runs disagree** moved both ways among its runs ([run to run](report/go1.27.4/runtime/pooled/spread.md)).\n",
+		"| handoff time | RuntimeMutexHandoff-4 | 100.0ns | 120.0ns | +20.00% (**runs disagree**) | 0.001 |",
+		"| longest wait for the lock | RuntimeMutexHandoff-4 | 10.0ms | 5.0ms | -50.00% | 0.001 |")
+}
+
+// resultsPageOf is RESULTS.md of base for the published pool in dir.
+func resultsPageOf(t *testing.T, dir, base string) string {
+	t.Helper()
+	p, err := readPooledReport(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := resultsMarkdown(base, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page
+}
+
+// wantInPage reports each of wants that the page named name lacks.
+func wantInPage(t *testing.T, name, page string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(page, want) {
+			t.Errorf("%s lacks %q; got:\n%s", name, want, page)
+		}
 	}
 }

@@ -19,8 +19,12 @@ const spreadFile = "spread.md"
 
 // spreadUnits are the metrics spreadFile shows, those the targets speak
 // of: time and CPU time per op, p99, the longest wait, Select's longest
-// gap, and MutexCapture's p90 and longest wait between turns.
-var spreadUnits = []string{"ns/op", "cpu-ns/op", "p99-ns", "max-ns", "max-gap-ns", "ns/starve-p90", "ns/starve-p100"}
+// gap, and MutexCapture's p90 and longest wait between turns; then those
+// of the series' own runtime benchmarks that RESULTS.md condenses
+// (runtimeMetrics): hand-off time, the longest wait for the lock and for
+// the lock with a P, and the p99 wait for the lock.
+var spreadUnits = []string{"ns/op", "cpu-ns/op", "p99-ns", "max-ns", "max-gap-ns", "ns/starve-p90", "ns/starve-p100",
+	"handoff-ns", "max-lock-ns", "max-wait-ns", "p99-lock-ns"}
 
 // spreadRow is one benchmark's metric in one comparison, run by run.
 type spreadRow struct {

@@ -91,3 +91,18 @@ func TestWriteSpread(t *testing.T) {
 		}
 	}
 }
+
+// The series' own runtime benchmarks' metrics that RESULTS.md condenses
+// are compared run by run too.
+func TestSpreadRowsRuntimeMetrics(t *testing.T) {
+	for _, unit := range []string{"handoff-ns", "max-lock-ns", "max-wait-ns", "p99-lock-ns"} {
+		runs := map[string][][]Result{
+			"nospinbit": {results("RuntimeMutexHandoff", unit, 100), results("RuntimeMutexHandoff", unit, 100)},
+			"spinbit":   {results("RuntimeMutexHandoff", unit, 120), results("RuntimeMutexHandoff", unit, 90)},
+		}
+		rows := spreadRows(Comparison{New: "spinbit", Base: "nospinbit"}, runs)
+		if len(rows) != 1 || rows[0].Unit != unit || rows[0].Verdict() != spreadMixed {
+			t.Errorf("%s: rows %+v, want RuntimeMutexHandoff-4 mixed", unit, rows)
+		}
+	}
+}
