@@ -173,9 +173,6 @@ func TestTargetMissesBadMedian(t *testing.T) {
 func writePool(t *testing.T, toolchains []string, tables map[string]string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "report", "pooled")
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
 	rec := Record{Name: "pooled-1", Count: 20, Benchtime: "150ms", CPUs: []int{1, 2, 4}, Host: "box",
 		Pooled: []PooledRun{{Name: "run-1", Commit: "0123456789ab"}}}
 	// The versions are those of a pool of an earlier point release than
@@ -184,15 +181,25 @@ func writePool(t *testing.T, toolchains []string, tables map[string]string) stri
 	for _, name := range toolchains {
 		rec.Toolchains = append(rec.Toolchains, RecordToolchain{Name: name, Version: versions[name], Raw: name + ".txt"})
 	}
+	writePoolFolder(t, dir, rec, tables)
+	return dir
+}
+
+// writePoolFolder writes the published pool rec, with each of files, into
+// the folder dir, which it makes.
+func writePoolFolder(t *testing.T, dir string, rec Record, files map[string]string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
 	if err := writeRecord(dir, rec); err != nil {
 		t.Fatal(err)
 	}
-	for file, text := range tables {
+	for file, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o666); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
 
 var (
@@ -273,23 +280,12 @@ func TestResultsPage(t *testing.T) {
 // runtime mutex benchmarks made on host, with the files of tables.
 func writeUpstreamPool(t *testing.T, dir, host string, tables map[string]string) {
 	t.Helper()
-	udir := filepath.Join(dir, "..", upstreamRuntimeDir, "pooled")
-	if err := os.MkdirAll(udir, 0o777); err != nil {
-		t.Fatal(err)
-	}
 	rec := Record{Name: "pooled-2", Suite: "runtime", Bench: upstreamRuntimeBench, Count: 30, Benchtime: "200ms", CPUs: []int{1, 2, 4}, Host: host,
 		Pooled: []PooledRun{{Name: "runtime-1", Commit: "0123456789ab"}, {Name: "runtime-2", Commit: "0123456789ab"}, {Name: "runtime-3", Commit: "0123456789ab"}}}
 	for _, name := range []string{"spinbit", "nospinbit", "go1.24", "go1.27"} {
 		rec.Toolchains = append(rec.Toolchains, RecordToolchain{Name: name, Raw: name + ".txt"})
 	}
-	if err := writeRecord(udir, rec); err != nil {
-		t.Fatal(err)
-	}
-	for file, text := range tables {
-		if err := os.WriteFile(filepath.Join(udir, file), []byte(text), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writePoolFolder(t, filepath.Join(dir, "..", upstreamRuntimeDir, "pooled"), rec, tables)
 }
 
 // RESULTS.md judges upstream's runtime benchmarks, when their pool is
@@ -431,29 +427,17 @@ func TestResultsPageRuntimeSpread(t *testing.T) {
 		"spinbit-vs-go1.24.txt":   poolVsGo124,
 		"spinbit-vs-go1.27.txt":   poolVsGo127,
 	})
-	rdir := filepath.Join(dir, "..", "runtime", "pooled")
-	if err := os.MkdirAll(rdir, 0o777); err != nil {
-		t.Fatal(err)
-	}
 	rec := Record{Name: "runtime-pooled-1", Suite: "runtime", Count: 10, Benchtime: "1x", CPUs: []int{4}, Host: "box",
 		Pooled: []PooledRun{{Name: "runtime-1", Commit: "0123456789ab"}, {Name: "runtime-2", Commit: "0123456789ab"}}}
 	for _, name := range []string{"spinbit", "nospinbit"} {
 		rec.Toolchains = append(rec.Toolchains, RecordToolchain{Name: name, Raw: name + ".txt"})
 	}
-	if err := writeRecord(rdir, rec); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
+	writePoolFolder(t, filepath.Join(dir, "..", "runtime", "pooled"), rec, map[string]string{
 		"spinbit-vs-nospinbit.txt": table("handoff-sec", "RuntimeMutexHandoff-4   100.0n ± 8%   120.0n ± 8%   +20.00% (p=0.001 n=20)").Text + "\n" +
 			table("max-lock-sec", "RuntimeMutexHandoff-4   10.0m ± 8%   5.0m ± 8%   -50.00% (p=0.001 n=20)").Text + "\n",
 		spreadFile: "# Run to run\n\n## spinbit vs nospinbit\n\n| benchmark | metric | a | b | pool | runs |\n|---|---|---|---|---|---|\n" +
 			"| RuntimeMutexHandoff-4 | handoff-ns | +30.0% | -5.0% | +20.0% | mixed |\n| RuntimeMutexHandoff-4 | max-lock-ns | -40.0% | -60.0% | -50.0% | agree |\n\n",
-	}
-	for file, text := range files {
-		if err := os.WriteFile(filepath.Join(rdir, file), []byte(text), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	page := resultsPageOf(t, dir, "go1.27.4")
 	wantInPage(t, "RESULTS.md", page,
 		"Its rows marked **runs disagree** moved both ways among its runs ([run to run](report/go1.27.4/runtime/pooled/spread.md)).\n",
