@@ -56,7 +56,7 @@ func TestSeriesAt(t *testing.T) {
 	}
 	os.MkdirAll(filepath.Join(dir, "bases", "go1.23.12", "patches"), 0o755)
 	for _, args := range [][]string{{"rm", "-q", "-r", "patches", "UPSTREAM"}, {"commit", "-q", "-m", "move"}} {
-		if _, err := git(dir, nil, args...); err != nil {
+		if _, err := git(dir, testDeveloper, args...); err != nil {
 			t.Fatal(err)
 		}
 	}

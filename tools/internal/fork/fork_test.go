@@ -133,11 +133,18 @@ func placeTree(t *testing.T, r Repo, tree string) {
 	}
 }
 
+// testDeveloper is who makes the tests' own commits, the ones a developer
+// would make, so that the tests need no identity in git's configuration.
+var testDeveloper = []string{
+	"GIT_AUTHOR_NAME=Test Developer", "GIT_AUTHOR_EMAIL=developer@example.invalid",
+	"GIT_COMMITTER_NAME=Test Developer", "GIT_COMMITTER_EMAIL=developer@example.invalid",
+}
+
 func commitFile(t *testing.T, dir, file, content, msg string) {
 	t.Helper()
 	os.WriteFile(filepath.Join(dir, file), []byte(content), 0o644)
 	for _, args := range [][]string{{"add", "-A"}, {"commit", "-q", "-m", msg}} {
-		if _, err := git(dir, nil, args...); err != nil {
+		if _, err := git(dir, testDeveloper, args...); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -211,7 +218,9 @@ func TestPrepareRefusesUnextractedWork(t *testing.T) {
 		t.Fatalf("edit lost")
 	}
 	// Committed but not extracted work is refused too, and extract keeps it.
-	git(r.Goroot(), nil, "commit", "-q", "-am", "a: edit")
+	if _, err := git(r.Goroot(), testDeveloper, "commit", "-q", "-am", "a: edit"); err != nil {
+		t.Fatal(err)
+	}
 	if err := r.Prepare(nil, false, logf); err == nil || !strings.Contains(err.Error(), "extract") {
 		t.Fatalf("unextracted commit: got %v, want a refusal that says extract", err)
 	}
@@ -240,7 +249,7 @@ func TestBuildStampFollowsTheTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Rewording a commit leaves the tree, and so the stamp, as it was.
-	if _, err := git(r.Goroot(), nil, "commit", "-q", "--amend", "-m", "a: change A, reworded"); err != nil {
+	if _, err := git(r.Goroot(), testDeveloper, "commit", "-q", "--amend", "-m", "a: change A, reworded"); err != nil {
 		t.Fatal(err)
 	}
 	if again, _ := r.buildStamp(); again != stamp {
