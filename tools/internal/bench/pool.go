@@ -193,6 +193,11 @@ func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs
 			if err != nil {
 				return fmt.Errorf("the record of %s names %s, which cannot be read (%v): was the folder changed after the run?", d, recs[i].Toolchains[j].Raw, err)
 			}
+			if i > 0 {
+				if err := sameBenchConfig(data, raw, d, dirs[0], t.Name); err != nil {
+					return err
+				}
+			}
 			rs, err := ParseOutput(bytes.NewReader(data))
 			if err != nil {
 				return fmt.Errorf("parsing %s: %v", name, err)
@@ -251,6 +256,56 @@ func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs
 	}
 	fmt.Fprintf(stdout, "pooled %d runs (%d repetitions in all) into %s: %d tables, %d plots\n", len(recs), rec.Count, outDir, len(tables), len(plots))
 	return nil
+}
+
+// benchConfigKeys are the lines of go test -bench output that benchstat
+// reads as the configuration of the results below them.
+var benchConfigKeys = []string{"goos", "goarch", "pkg", "cpu"}
+
+// sameBenchConfig returns an error if a toolchain's output of run dir,
+// data, and its output of the runs before it, earlier (of which firstDir
+// is the first), differ in their configuration lines (benchConfigKeys).
+// benchstat keeps results of different configurations apart, so such a
+// pool's tables would each stand on only some of its runs while its pages
+// count all of them. The host each run records already has to agree; this
+// catches a machine that names its processor one way and Go another.
+func sameBenchConfig(data, earlier []byte, dir, firstDir, toolchain string) error {
+	this, before := benchConfigLines(data), benchConfigLines(earlier)
+	for _, l := range sortedKeys(this) {
+		if !before[l] {
+			return fmt.Errorf("cannot pool: %s's output in %s says %q, which its output in %s does not; benchstat would keep their results apart, so pool only runs of one machine", toolchain, dir, l, firstDir)
+		}
+	}
+	for _, l := range sortedKeys(before) {
+		if !this[l] {
+			return fmt.Errorf("cannot pool: %s's output in %s says %q, which its output in %s does not; benchstat would keep their results apart, so pool only runs of one machine", toolchain, firstDir, l, dir)
+		}
+	}
+	return nil
+}
+
+// benchConfigLines is the set of configuration lines (benchConfigKeys) of
+// go test -bench output.
+func benchConfigLines(data []byte) map[string]bool {
+	lines := map[string]bool{}
+	for _, l := range strings.Split(string(data), "\n") {
+		for _, k := range benchConfigKeys {
+			if strings.HasPrefix(l, k+": ") {
+				lines[strings.TrimRight(l, "\r")] = true
+			}
+		}
+	}
+	return lines
+}
+
+// sortedKeys returns the keys of set in order.
+func sortedKeys(set map[string]bool) []string {
+	var keys []string
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // repoRelative is dir relative to the repository it lies in, with

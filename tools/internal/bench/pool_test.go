@@ -175,6 +175,34 @@ func TestPoolInto(t *testing.T) {
 	}
 }
 
+// TestPoolIntoRefusesOtherMachines checks that runs whose output names
+// another processor are not pooled: benchstat would make each table of
+// only some of them.
+func TestPoolIntoRefusesOtherMachines(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Date(2026, 11, 25, 20, 27, 0, 0, time.UTC)
+	recs := []Record{poolRecord("run1", "aaa", 1, t0), poolRecord("run2", "aaa", 1, t0.Add(24*time.Hour))}
+	var dirs []string
+	for i, r := range recs {
+		d := filepath.Join(dir, r.Name)
+		os.MkdirAll(d, 0o777)
+		for _, tc := range r.Toolchains {
+			raw := rawRun(1000, 100)
+			if i == 1 && tc.Name == "go1.24" {
+				raw = strings.Replace(raw, "cpu: Some CPU", "cpu: Another CPU", 1)
+			}
+			os.WriteFile(filepath.Join(d, tc.Raw), []byte(raw), 0o666)
+		}
+		dirs = append(dirs, d)
+	}
+	out := filepath.Join(dir, "pooled")
+	os.MkdirAll(out, 0o777)
+	err := poolInto(context.Background(), out, "benchstat-not-needed", dirs, recs, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), `go1.24's output in `+dirs[1]+` says "cpu: Another CPU"`) || !strings.Contains(err.Error(), "one machine") {
+		t.Fatalf("pooling runs whose go1.24 output names two processors: got %v, want a refusal naming the run, the line and the fix", err)
+	}
+}
+
 // TestPublishPooled checks that a pooled run is published beside the
 // single run, not over it, and says how to make it again.
 func TestPublishPooled(t *testing.T) {
