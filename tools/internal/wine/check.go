@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"go-spinbit.dev/tools/internal/apt"
+	"go-spinbit.dev/tools/internal/contended"
 )
 
 // Options say what Check runs.
@@ -49,9 +50,10 @@ type Options struct {
 // limit ends the run.
 const (
 	probeLimit = 2 * time.Minute // the first start of a prefix updates it
-	// contendedLimit is for testdata/contended, about 8 seconds on 2
-	// cores, whose watchdog fires at contendedWatchdog if the hung
-	// runtime still runs it.
+	// contendedLimit is for the contended program
+	// (tools/internal/contended), about 8 seconds on 2 cores, whose
+	// watchdog fires at contendedWatchdog if the hung runtime still runs
+	// it.
 	contendedLimit    = 90 * time.Second
 	contendedWatchdog = 60 * time.Second
 	// testsLimit is for the runtime's mutex tests, about 20 seconds,
@@ -60,7 +62,7 @@ const (
 	testsLimit = 3 * time.Minute
 )
 
-// contendedArgs are testdata/contended's arguments: 8 goroutines on each
+// contendedArgs are the contended program's arguments: 8 goroutines on each
 // of 8 Ps, 20000 rounds each, about 2 seconds natively on 2 cores: enough
 // that a runtime whose M semaphore holds one wakeup hangs under Wine
 // every time, where a tenth of the work sometimes finishes.
@@ -82,9 +84,9 @@ type SkippedError struct{ Reason string }
 
 func (e *SkippedError) Error() string { return e.Reason }
 
-// Check builds testdata/contended and the runtime's tests for
-// windows/amd64 with o.Go and runs, under Wine, the program and then the
-// runtime mutex tests that a test binary can run there (MutexTests). It
+// Check builds the contended program (tools/internal/contended) and the
+// runtime's tests for windows/amd64 with o.Go and runs, under Wine, the
+// program and then the runtime mutex tests that a test binary can run there (MutexTests). It
 // returns a *SkippedError if Wine or mingw-w64 cannot be had, and
 // otherwise an error for each run that failed or hung.
 func Check(ctx context.Context, o Options) error {
@@ -116,8 +118,8 @@ func Check(ctx context.Context, o Options) error {
 	defer os.RemoveAll(tmp)
 
 	env := BuildEnv(os.Environ())
-	contended, err := BuildContended(ctx, o.Go, tmp, env, o.BuildFlags, out)
-	if err != nil {
+	prog := filepath.Join(tmp, "contended.exe")
+	if err := contended.Build(ctx, o.Go, tmp, prog, env, o.BuildFlags, out); err != nil {
 		return err
 	}
 	pkgDir, files, err := RuntimeTestSources(ctx, o.Go, env, o.BuildFlags)
@@ -144,7 +146,8 @@ func Check(ctx context.Context, o Options) error {
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			return err
 		}
-		if control, err = BuildContended(ctx, o.Go, dir, BuildEnv(os.Environ(), controlExp), o.BuildFlags, out); err != nil {
+		control = filepath.Join(dir, "contended.exe")
+		if err := contended.Build(ctx, o.Go, dir, control, BuildEnv(os.Environ(), controlExp), o.BuildFlags, out); err != nil {
 			return err
 		}
 	}
@@ -154,12 +157,12 @@ func Check(ctx context.Context, o Options) error {
 		return err
 	}
 	defer p.Close()
-	if err := probe(ctx, p, tmp, contended, out); err != nil {
+	if err := probe(ctx, p, tmp, prog, out); err != nil {
 		return fmt.Errorf("%s: %v", o.Name, err)
 	}
 
 	var errs []error
-	if err := runContended(ctx, p, tmp, contended, "", out); err != nil {
+	if err := runContended(ctx, p, tmp, prog, "", out); err != nil {
 		errs = append(errs, fmt.Errorf("%s: %v", o.Name, err))
 	}
 	if control != "" {
@@ -194,7 +197,7 @@ func probe(ctx context.Context, p *Prefix, dir, exe string, out io.Writer) error
 	return nil
 }
 
-// runContended runs testdata/contended, built with the experiments
+// runContended runs the contended program, built with the experiments
 // named (the default ones if ""), and checks that it did its work.
 func runContended(ctx context.Context, p *Prefix, dir, exe, exp string, out io.Writer) error {
 	what := "the contended program"
@@ -212,7 +215,7 @@ func runContended(ctx context.Context, p *Prefix, dir, exe, exp string, out io.W
 	if err != nil {
 		return fmt.Errorf("%s failed: %v", what, err)
 	}
-	line, ok := ContendedOK(buf.String())
+	line, ok := contended.OK(buf.String())
 	if !ok {
 		return fmt.Errorf("%s exited without its ok line", what)
 	}

@@ -31,28 +31,6 @@ func BuildEnv(env []string, extra ...string) []string {
 	return append(out, extra...)
 }
 
-// BuildContended builds testdata/contended with the go command gocmd in
-// env (see BuildEnv) and with the build flags given into dir, which it
-// fills, and returns the path of the program.
-func BuildContended(ctx context.Context, gocmd, dir string, env, flags []string, out io.Writer) (string, error) {
-	src, err := sources.ReadFile("testdata/contended/main.go")
-	if err != nil {
-		return "", err
-	}
-	mod := filepath.Join(dir, "contended")
-	if err := os.MkdirAll(mod, 0o755); err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(filepath.Join(mod, "main.go"), src, 0o644); err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module contended\n\ngo 1.22\n"), 0o644); err != nil {
-		return "", err
-	}
-	exe := filepath.Join(dir, "contended.exe")
-	return exe, goCommand(ctx, gocmd, mod, env, out, "build", flags, "-o", exe, ".")
-}
-
 // BuildRuntimeTests builds the runtime's test binary with gocmd in env
 // (see BuildEnv) and with the build flags given as dir/runtime.test.exe,
 // and returns its path.
@@ -271,16 +249,4 @@ func (t TestOutput) Check(names []string) ([]TestResult, error) {
 		return results, fmt.Errorf("no result for %s", strings.Join(missing, ", "))
 	}
 	return results, nil
-}
-
-// ContendedOK reports whether the output of testdata/contended says it
-// did its work, and returns its result line.
-func ContendedOK(out string) (line string, ok bool) {
-	for _, l := range strings.Split(out, "\n") {
-		l = strings.TrimRight(l, "\r")
-		if strings.HasPrefix(l, "contended: ok:") {
-			return l, true
-		}
-	}
-	return "", false
 }

@@ -28,7 +28,7 @@ import (
 	"go-spinbit.dev/tools/internal/apt"
 )
 
-//go:embed testdata/bcryptprimitives.c testdata/contended/main.go
+//go:embed testdata/bcryptprimitives.c
 var sources embed.FS
 
 // Where Debian's wine64 package puts Wine's loader and server (the

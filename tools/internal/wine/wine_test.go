@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"go-spinbit.dev/tools/internal/apt"
-	"go-spinbit.dev/tools/internal/toolchain"
 )
 
 func TestEnv(t *testing.T) {
@@ -187,17 +186,6 @@ func TestParseTestOutput(t *testing.T) {
 	}
 }
 
-func TestContendedOK(t *testing.T) {
-	if line, ok := ContendedOK("x\r\ncontended: ok: 64 goroutines\r\n"); !ok || line != "contended: ok: 64 goroutines" {
-		t.Errorf("ContendedOK = %q, %v", line, ok)
-	}
-	for _, out := range []string{"", "contended: FAIL: 3 rounds\n", "panic: contended: not done after 1m30s (hung?)\n"} {
-		if _, ok := ContendedOK(out); ok {
-			t.Errorf("ContendedOK(%q) = true", out)
-		}
-	}
-}
-
 // Run stops a program past its limit and says it hung; here the
 // "loader" is a shell.
 func TestRunHung(t *testing.T) {
@@ -245,28 +233,5 @@ func TestCheckSkipsWithoutWine(t *testing.T) {
 	var s *SkippedError
 	if !errors.As(err, &s) || !strings.Contains(s.Reason, "apt-get install wine64 gcc-mingw-w64-x86-64") {
 		t.Errorf("Check without Wine = %v; want a SkippedError naming the packages", err)
-	}
-}
-
-// The contended program, built for this machine, does its work and says
-// so.
-func TestContendedNative(t *testing.T) {
-	gocmd, err := toolchain.GoCommand()
-	if err != nil {
-		t.Skip(err)
-	}
-	dir := t.TempDir()
-	env := append(toolchain.EnvWithout(os.Environ(), "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT"), "CGO_ENABLED=0")
-	exe, err := BuildContended(context.Background(), gocmd, dir, env, nil, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(exe, "-procs", "2", "-per-p", "4", "-iters", "200").CombinedOutput()
-	if _, ok := ContendedOK(string(out)); err != nil || !ok {
-		t.Errorf("contended: %v\n%s", err, out)
-	}
-	out, err = exec.Command(exe, "-iters", "0").CombinedOutput()
-	if err == nil {
-		t.Errorf("contended -iters 0 succeeded:\n%s", out)
 	}
 }
