@@ -1,6 +1,6 @@
 # Sourced by the scripts at the top and by tools/patch.bash: stop with a
 # clear message unless a go command of at least the tools module's go line
-# (tools/go.mod: go 1.22) is on PATH. Older ones cannot run the tools. The
+# (tools/go.mod: go 1.22.0) is on PATH. Older ones cannot run the tools. The
 # Go that bootstraps a base's build must also be at least what that base's
 # src/make.bash asks for (bootgo=: 1.20.6 for go1.23, 1.24.6 for go1.27);
 # the tools check that for every selected base before they build any

@@ -80,7 +80,7 @@ func skip(format string, args ...any) error { return errSkip{fmt.Sprintf(format,
 
 // steps lists the checks in the order they run. Each group lives in a file
 // of its own.
-var steps = concat(baseSteps, seriesSteps, releaseSteps, xchg8Steps, spinbitSteps, machineCodeSteps, heirSteps, wakeSteps, modeSteps, tortureSteps, modelSteps, benchSteps, bundleSteps, longSteps, distSteps, wineSteps)
+var steps = concat(baseSteps, seriesSteps, releaseSteps, xchg8Steps, spinbitSteps, machineCodeSteps, heirSteps, wakeSteps, modeSteps, tortureSteps, modelSteps, benchSteps, bundleSteps, longSteps, distSteps, wineSteps, wasmSteps)
 
 var baseSteps = []step{
 	{name: "patches/apply-fresh", core: true, tree: true, run: applyFresh},

@@ -24,7 +24,9 @@ func TestMinGoAgrees(t *testing.T) {
 	if m == nil {
 		t.Fatal("tools/go.mod has no go line")
 	}
-	if m[1] != MinGo {
+	// go mod tidy writes the go line as 1.22.0 once a requirement's go
+	// line does (wazero's); the first release of Go 1.22 is what both ask.
+	if m[1] != MinGo && m[1] != MinGo+".0" {
 		t.Errorf("tools/go.mod says go %s, MinGo is %s", m[1], MinGo)
 	}
 	want := "Go " + MinGo + " or later"
