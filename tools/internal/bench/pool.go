@@ -39,6 +39,9 @@ func Pool(ctx context.Context, root string, dirs []string, out string, stdout io
 	if err := poolable(recs, repo.ChangedBetween); err != nil {
 		return fmt.Errorf("cannot pool: %v", err)
 	}
+	if err := outputsPoolable(dirs, recs); err != nil {
+		return err
+	}
 	benchstat, remove, err := tempBenchstat(ctx, root, "spinbit-pool-")
 	if err != nil {
 		return err
@@ -52,7 +55,12 @@ func Pool(ctx context.Context, root string, dirs []string, out string, stdout io
 	if err != nil {
 		return err
 	}
-	return poolInto(ctx, outDir, benchstat, dirs, recs, stdout)
+	err = poolInto(ctx, outDir, benchstat, dirs, recs, stdout)
+	if err != nil && out == "" {
+		// A pool that failed leaves no folder of its own making behind.
+		os.RemoveAll(outDir)
+	}
+	return err
 }
 
 // changedFunc lists the files under paths that differ between two commits
@@ -179,6 +187,9 @@ func toolchainList(ts []RecordToolchain) string {
 // poolInto writes the pooled run of the runs recs, whose folders are dirs,
 // to outDir.
 func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs []Record, stdout io.Writer) error {
+	if err := outputsPoolable(dirs, recs); err != nil {
+		return err
+	}
 	first := recs[0]
 	var tcs []*prepared
 	results := map[string][]Result{}
@@ -192,11 +203,6 @@ func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs
 			data, err := os.ReadFile(name)
 			if err != nil {
 				return fmt.Errorf("the record of %s names %s, which cannot be read (%v): was the folder changed after the run?", d, recs[i].Toolchains[j].Raw, err)
-			}
-			if i > 0 {
-				if err := sameBenchConfig(data, raw, d, dirs[0], t.Name); err != nil {
-					return err
-				}
 			}
 			rs, err := ParseOutput(bytes.NewReader(data))
 			if err != nil {
@@ -261,6 +267,29 @@ func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs
 // benchConfigKeys are the lines of go test -bench output that benchstat
 // reads as the configuration of the results below them.
 var benchConfigKeys = []string{"goos", "goarch", "pkg", "cpu"}
+
+// outputsPoolable returns an error if some run's output of some
+// toolchain cannot be read, or differs from the first run's in its
+// configuration lines (sameBenchConfig). Pool asks before it makes its
+// folder, so that such a refusal leaves nothing behind.
+func outputsPoolable(dirs []string, recs []Record) error {
+	for j, t := range recs[0].Toolchains {
+		var earlier []byte
+		for i, d := range dirs {
+			data, err := os.ReadFile(filepath.Join(d, recs[i].Toolchains[j].Raw))
+			if err != nil {
+				return fmt.Errorf("the record of %s names %s, which cannot be read (%v): was the folder changed after the run?", d, recs[i].Toolchains[j].Raw, err)
+			}
+			if i > 0 {
+				if err := sameBenchConfig(data, earlier, d, dirs[0], t.Name); err != nil {
+					return err
+				}
+			}
+			earlier = append(earlier, data...)
+		}
+	}
+	return nil
+}
 
 // sameBenchConfig returns an error if a toolchain's output of run dir,
 // data, and its output of the runs before it, earlier (of which firstDir
