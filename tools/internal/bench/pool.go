@@ -51,14 +51,27 @@ func Pool(ctx context.Context, root string, dirs []string, out string, stdout io
 	if recs[0].Suite != "" {
 		prefix = recs[0].Suite + "-pooled-"
 	}
+	existed := false
+	if out != "" {
+		_, err := os.Stat(out)
+		existed = err == nil
+	}
 	outDir, err := makeOutDir(root, out, prefix, time.Now())
 	if err != nil {
 		return err
 	}
-	err = poolInto(ctx, outDir, benchstat, dirs, recs, stdout)
-	if err != nil && out == "" {
-		// A pool that failed leaves no folder of its own making behind.
-		os.RemoveAll(outDir)
+	if err = poolInto(ctx, outDir, benchstat, dirs, recs, stdout); err != nil {
+		// A pool that failed leaves nothing behind: not the folder it
+		// made, nor what it wrote into an empty one it was given, so
+		// that the same command can be run again.
+		if existed {
+			ents, _ := os.ReadDir(outDir)
+			for _, e := range ents {
+				os.RemoveAll(filepath.Join(outDir, e.Name()))
+			}
+		} else {
+			os.RemoveAll(outDir)
+		}
 	}
 	return err
 }

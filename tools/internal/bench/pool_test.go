@@ -203,6 +203,38 @@ func TestPoolIntoRefusesOtherMachines(t *testing.T) {
 	}
 }
 
+// TestPoolRefusesBeforeItsFolder checks that a pool refused for its runs'
+// outputs makes no folder: the refusal comes before benchstat is built
+// and before bench/results/ is touched.
+func TestPoolRefusesBeforeItsFolder(t *testing.T) {
+	root := t.TempDir()
+	t0 := time.Date(2026, 11, 25, 20, 27, 0, 0, time.UTC)
+	recs := []Record{poolRecord("run1", "aaa", 1, t0), poolRecord("run2", "aaa", 1, t0.Add(24*time.Hour))}
+	var dirs []string
+	for i, r := range recs {
+		d := filepath.Join(root, "runs", r.Name)
+		os.MkdirAll(d, 0o777)
+		for _, tc := range r.Toolchains {
+			raw := rawRun(1000, 100)
+			if i == 1 {
+				raw = strings.Replace(raw, "cpu: Some CPU", "cpu: Another CPU", 1)
+			}
+			os.WriteFile(filepath.Join(d, tc.Raw), []byte(raw), 0o666)
+		}
+		if err := writeRecord(d, r); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, d)
+	}
+	err := Pool(context.Background(), root, dirs, "", io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "one machine") {
+		t.Fatalf("Pool of runs of two processors = %v; want a refusal", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "bench", "results")); !os.IsNotExist(err) {
+		t.Errorf("a refused pool touched bench/results (%v)", err)
+	}
+}
+
 // TestPublishPooled checks that a pooled run is published beside the
 // single run, not over it, and says how to make it again.
 func TestPublishPooled(t *testing.T) {
