@@ -5,6 +5,7 @@
 package contended
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"fmt"
@@ -21,8 +22,12 @@ var source []byte
 // Build writes the program's module into dir/contended-module and builds
 // it with the go command gocmd, in env (which picks GOOS, GOARCH and
 // GOEXPERIMENT) and with the build flags given, as exe. The go command's
-// output goes to out.
+// output goes to out, and its last lines into the error if it fails.
 func Build(ctx context.Context, gocmd, dir, exe string, env, flags []string, out io.Writer) error {
+	exe, err := filepath.Abs(exe) // the go command runs in the module
+	if err != nil {
+		return err
+	}
 	mod := filepath.Join(dir, "contended-module")
 	if err := os.MkdirAll(mod, 0o755); err != nil {
 		return err
@@ -36,9 +41,12 @@ func Build(ctx context.Context, gocmd, dir, exe string, env, flags []string, out
 	args := append(append([]string{"build"}, flags...), "-o", exe, ".")
 	cmd := exec.CommandContext(ctx, gocmd, args...)
 	cmd.Dir, cmd.Env = mod, env
-	cmd.Stdout, cmd.Stderr = out, out
+	var b bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.MultiWriter(out, &b), io.MultiWriter(out, &b)
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("building the contended program: %s %s (%s): %v", gocmd, strings.Join(args, " "), targetOf(env), err)
+		lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+		lines = lines[max(0, len(lines)-20):]
+		return fmt.Errorf("building the contended program: %s %s (%s): %v\n%s", gocmd, strings.Join(args, " "), targetOf(env), err, strings.Join(lines, "\n"))
 	}
 	return nil
 }

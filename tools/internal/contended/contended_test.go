@@ -13,7 +13,7 @@ import (
 
 func TestOK(t *testing.T) {
 	if line, ok := OK("x\r\ncontended: ok: 64 goroutines\r\n"); !ok || line != "contended: ok: 64 goroutines" {
-		t.Errorf("ContendedOK = %q, %v", line, ok)
+		t.Errorf("OK = %q, %v", line, ok)
 	}
 	for _, out := range []string{"", "contended: FAIL: 3 rounds\n", "panic: contended: not done after 1m30s (hung?)\n"} {
 		if _, ok := OK(out); ok {

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,7 +37,7 @@ type Options struct {
 	// BuildFlags are added to the go commands that build, such as
 	// "-overlay=FILE" to build a deliberately broken runtime.
 	BuildFlags []string
-	// Host finds and installs Node.js.
+	// Host finds and installs Node.js; the zero Host means apt.Machine.
 	Host apt.Host
 	// Stdout receives the builds' and the programs' output; nil means
 	// os.Stdout.
@@ -64,8 +65,9 @@ var experiments = []string{"spinbitmutex", "nospinbitmutex"}
 // wazero and for js/wasm under Node.js, with the experiment on and off,
 // and returns an error for each run that failed, hung or did not say it
 // did its work. It leaves GOOS=js out, saying why, when the tree has no
-// lib/wasm/wasm_exec_node.js (go1.23's toolchain module ships none) or
-// Node.js cannot be had.
+// lib/wasm/wasm_exec_node.js (go1.23's toolchain module ships none), and
+// when Node.js cannot be had, in which case it returns a *SkippedError if
+// the rest passed.
 func Check(ctx context.Context, o Options) error {
 	if o.Name == "" || o.Go == "" || o.Goroot == "" || o.Tools == "" {
 		return fmt.Errorf("wasm.Check: Options.Name, Go, Goroot and Tools are required")
@@ -73,6 +75,9 @@ func Check(ctx context.Context, o Options) error {
 	out := o.Stdout
 	if out == nil {
 		out = os.Stdout
+	}
+	if o.Host.LookPath == nil {
+		o.Host = apt.Machine
 	}
 	tmp, err := os.MkdirTemp("", "wasm-check")
 	if err != nil {
@@ -89,7 +94,8 @@ func Check(ctx context.Context, o Options) error {
 		run  func(prog string) []string // the command that runs prog
 	}
 	targets := []target{{"wasip1", func(prog string) []string { return []string{wazero, "run", prog} }}}
-	if node, why := findNode(ctx, o, out); why != "" {
+	node, why, noNode := findNode(ctx, o, out)
+	if why != "" {
 		fmt.Fprintf(out, "%s: leaving js/wasm out: %s\n", o.Name, why)
 	} else {
 		execJS := filepath.Join(o.Goroot, "lib", "wasm", "wasm_exec_node.js")
@@ -113,8 +119,20 @@ func Check(ctx context.Context, o Options) error {
 			fmt.Fprintf(out, "%s: %s: %s\n", o.Name, what, line)
 		}
 	}
-	return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	if noNode {
+		return &SkippedError{fmt.Sprintf("js/wasm could not run: %s (wasip1/wasm passed)", why)}
+	}
+	return nil
 }
+
+// SkippedError says that part of Check could not run here, and why; what
+// did run passed.
+type SkippedError struct{ Reason string }
+
+func (e *SkippedError) Error() string { return e.Reason }
 
 // buildEnv is the environment that builds for GOOS goos on GOARCH=wasm
 // with GOEXPERIMENT exp.
@@ -132,6 +150,7 @@ func buildWazero(ctx context.Context, toolsDir, exe string) error {
 	}
 	cmd := exec.CommandContext(ctx, gocmd, "build", "-o", exe, "github.com/tetratelabs/wazero/cmd/wazero")
 	cmd.Dir = toolsDir
+	cmd.Env = toolchain.EnvWithout(os.Environ(), "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("building wazero (github.com/tetratelabs/wazero/cmd/wazero, required by tools/go.mod) failed: %v\n%s\n"+
 			"check that the module proxy is reachable, or run go mod download in tools/", err, bytes.TrimSpace(b))
@@ -139,21 +158,25 @@ func buildWazero(ctx context.Context, toolsDir, exe string) error {
 	return nil
 }
 
-// findNode returns the path of node, or why GOOS=js cannot run.
-func findNode(ctx context.Context, o Options, out io.Writer) (node, why string) {
+// findNode returns the path of node, or why GOOS=js cannot run; noNode
+// says that the reason is Node.js itself, which this machine lacks, not
+// the tree.
+func findNode(ctx context.Context, o Options, out io.Writer) (node, why string, noNode bool) {
 	execJS := filepath.Join(o.Goroot, "lib", "wasm", "wasm_exec_node.js")
-	if _, err := os.Stat(execJS); err != nil {
-		return "", fmt.Sprintf("the tree has no %s (go1.23's toolchain module ships no misc/wasm)", execJS)
+	if _, err := os.Stat(execJS); errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Sprintf("the tree has no %s (go1.23's toolchain module ships no misc/wasm)", execJS), false
+	} else if err != nil {
+		return "", err.Error(), false
 	}
 	paths, err := o.Host.Find(ctx, out, out, nodeNeed)
 	var missing *apt.MissingError
 	if errors.As(err, &missing) {
-		return "", missing.Reason
+		return "", missing.Reason, true
 	}
 	if err != nil {
-		return "", err.Error()
+		return "", err.Error(), true
 	}
-	return paths[0], ""
+	return paths[0], "", false
 }
 
 // run runs args within runLimit and returns the contended program's
@@ -164,12 +187,12 @@ func run(ctx context.Context, args []string, out io.Writer) (string, error) {
 	defer cancel()
 	var buf bytes.Buffer
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Stdout, cmd.Stderr = &buf, &buf
+	cmd.Stdout, cmd.Stderr = io.MultiWriter(out, &buf), io.MultiWriter(out, &buf)
+	cmd.Env = runEnv()
 	cmd.WaitDelay = 10 * time.Second
 	err := cmd.Run()
-	out.Write(buf.Bytes())
 	switch {
-	case ctx.Err() == context.DeadlineExceeded:
+	case err != nil && ctx.Err() == context.DeadlineExceeded:
 		return "", fmt.Errorf("%s did not end within %v: the runtime hung\n%s", strings.Join(args, " "), runLimit, tail(buf.String()))
 	case err != nil:
 		return "", fmt.Errorf("%s failed: %v%s\n%s", strings.Join(args, " "), err, firstDeath(buf.String()), tail(buf.String()))
@@ -179,6 +202,20 @@ func run(ctx context.Context, args []string, out io.Writer) (string, error) {
 		return "", fmt.Errorf("%s ended without saying it did its work\n%s", strings.Join(args, " "), tail(buf.String()))
 	}
 	return line, nil
+}
+
+// runEnv is the environment of the runs: only what the runners need.
+// wasm_exec_node.js hands Node's whole environment to the Go program,
+// whose js/wasm start-up refuses arguments and environment above 8 KB
+// together, which a long PATH or LS_COLORS can pass on its own.
+func runEnv() []string {
+	var env []string
+	for _, k := range []string{"PATH", "HOME", "TMPDIR"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
 }
 
 // firstDeath is ", first: " and the first line of a program's output
