@@ -175,16 +175,16 @@ func TestPoolInto(t *testing.T) {
 	}
 }
 
-// TestPoolIntoRefusesOtherMachines checks that runs whose output names
-// another processor are not pooled: benchstat would make each table of
-// only some of them.
-func TestPoolIntoRefusesOtherMachines(t *testing.T) {
-	dir := t.TempDir()
+// runsOfTwoCPUs writes two runs of one toolchain set under dir/runs, each
+// with its record, whose go1.24 outputs name different processors, and
+// returns their records and folders.
+func runsOfTwoCPUs(t *testing.T, dir string) ([]Record, []string) {
+	t.Helper()
 	t0 := time.Date(2026, 11, 25, 20, 27, 0, 0, time.UTC)
 	recs := []Record{poolRecord("run1", "aaa", 1, t0), poolRecord("run2", "aaa", 1, t0.Add(24*time.Hour))}
 	var dirs []string
 	for i, r := range recs {
-		d := filepath.Join(dir, r.Name)
+		d := filepath.Join(dir, "runs", r.Name)
 		os.MkdirAll(d, 0o777)
 		for _, tc := range r.Toolchains {
 			raw := rawRun(1000, 100)
@@ -193,8 +193,20 @@ func TestPoolIntoRefusesOtherMachines(t *testing.T) {
 			}
 			os.WriteFile(filepath.Join(d, tc.Raw), []byte(raw), 0o666)
 		}
+		if err := writeRecord(d, r); err != nil {
+			t.Fatal(err)
+		}
 		dirs = append(dirs, d)
 	}
+	return recs, dirs
+}
+
+// TestPoolIntoRefusesOtherMachines checks that runs whose output names
+// another processor are not pooled: benchstat would make each table of
+// only some of them.
+func TestPoolIntoRefusesOtherMachines(t *testing.T) {
+	dir := t.TempDir()
+	recs, dirs := runsOfTwoCPUs(t, dir)
 	out := filepath.Join(dir, "pooled")
 	os.MkdirAll(out, 0o777)
 	err := poolInto(context.Background(), out, "benchstat-not-needed", dirs, recs, io.Discard)
@@ -208,24 +220,7 @@ func TestPoolIntoRefusesOtherMachines(t *testing.T) {
 // and before bench/results/ is touched.
 func TestPoolRefusesBeforeItsFolder(t *testing.T) {
 	root := t.TempDir()
-	t0 := time.Date(2026, 11, 25, 20, 27, 0, 0, time.UTC)
-	recs := []Record{poolRecord("run1", "aaa", 1, t0), poolRecord("run2", "aaa", 1, t0.Add(24*time.Hour))}
-	var dirs []string
-	for i, r := range recs {
-		d := filepath.Join(root, "runs", r.Name)
-		os.MkdirAll(d, 0o777)
-		for _, tc := range r.Toolchains {
-			raw := rawRun(1000, 100)
-			if i == 1 {
-				raw = strings.Replace(raw, "cpu: Some CPU", "cpu: Another CPU", 1)
-			}
-			os.WriteFile(filepath.Join(d, tc.Raw), []byte(raw), 0o666)
-		}
-		if err := writeRecord(d, r); err != nil {
-			t.Fatal(err)
-		}
-		dirs = append(dirs, d)
-	}
+	_, dirs := runsOfTwoCPUs(t, root)
 	err := Pool(context.Background(), root, dirs, "", io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "one machine") {
 		t.Fatalf("Pool of runs of two processors = %v; want a refusal", err)
