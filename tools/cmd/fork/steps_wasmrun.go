@@ -11,6 +11,7 @@ import (
 
 	"go-spinbit.dev/tools/internal/apt"
 	"go-spinbit.dev/tools/internal/fork"
+	"go-spinbit.dev/tools/internal/tail"
 	"go-spinbit.dev/tools/internal/wasm"
 )
 
@@ -75,7 +76,7 @@ func wasmRun(ctx context.Context, r fork.Repo) error {
 	}
 	for _, e := range unjoin(err) {
 		if !strings.Contains(e.Error(), "lock2 broken on purpose") {
-			return fmt.Errorf("%s: a runtime whose lock2 throws on wasm failed the check, but not for its throw: %v\n%s", wasmStep, e, lastLines(buf.String(), 40))
+			return fmt.Errorf("%s: a runtime whose lock2 throws on wasm failed the check, but not for its throw: %v\n%s", wasmStep, e, tail.Lines(buf.String(), 40))
 		}
 	}
 	fmt.Printf("%s: a runtime whose lock2 throws on wasm fails every run of the check, as it must\n", wasmStep)
@@ -83,12 +84,6 @@ func wasmRun(ctx context.Context, r fork.Repo) error {
 		return skip("%s", skipped.Reason)
 	}
 	return nil
-}
-
-// lastLines is the last n lines of s.
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 // unjoin returns the errors that errors.Join joined into err, or err.

@@ -200,9 +200,6 @@ func toolchainList(ts []RecordToolchain) string {
 // poolInto writes the pooled run of the runs recs, whose folders are dirs,
 // to outDir.
 func poolInto(ctx context.Context, outDir, benchstat string, dirs []string, recs []Record, stdout io.Writer) error {
-	if err := outputsPoolable(dirs, recs); err != nil {
-		return err
-	}
 	first := recs[0]
 	var tcs []*prepared
 	results := map[string][]Result{}
@@ -284,7 +281,8 @@ var benchConfigKeys = []string{"goos", "goarch", "pkg", "cpu"}
 // outputsPoolable returns an error if some run's output of some
 // toolchain cannot be read, or differs from the first run's in its
 // configuration lines (sameBenchConfig). Pool asks before it makes its
-// folder, so that such a refusal leaves nothing behind.
+// folder, so that such a refusal leaves nothing behind; poolInto then
+// reads the same files for their results.
 func outputsPoolable(dirs []string, recs []Record) error {
 	for j, t := range recs[0].Toolchains {
 		var earlier []byte
@@ -313,14 +311,14 @@ func outputsPoolable(dirs []string, recs []Record) error {
 // catches a machine that names its processor one way and Go another.
 func sameBenchConfig(data, earlier []byte, dir, firstDir, toolchain string) error {
 	this, before := benchConfigLines(data), benchConfigLines(earlier)
-	for _, l := range sortedKeys(this) {
-		if !before[l] {
-			return fmt.Errorf("cannot pool: %s's output in %s says %q, which its output in %s does not; benchstat would keep their results apart, so pool only runs of one machine", toolchain, dir, l, firstDir)
-		}
-	}
-	for _, l := range sortedKeys(before) {
-		if !this[l] {
-			return fmt.Errorf("cannot pool: %s's output in %s says %q, which its output in %s does not; benchstat would keep their results apart, so pool only runs of one machine", toolchain, firstDir, l, dir)
+	for _, c := range []struct {
+		has, lacks       map[string]bool
+		hasDir, lacksDir string
+	}{{this, before, dir, firstDir}, {before, this, firstDir, dir}} {
+		for _, l := range sortedKeys(c.has) {
+			if !c.lacks[l] {
+				return fmt.Errorf("cannot pool: %s's output in %s says %q, which its output in %s does not; benchstat would keep their results apart, so pool only runs of one machine", toolchain, c.hasDir, l, c.lacksDir)
+			}
 		}
 	}
 	return nil

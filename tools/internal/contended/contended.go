@@ -14,6 +14,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"go-spinbit.dev/tools/internal/tail"
 )
 
 //go:embed testdata/main.go
@@ -44,9 +46,7 @@ func Build(ctx context.Context, gocmd, dir, exe string, env, flags []string, out
 	var b bytes.Buffer
 	cmd.Stdout, cmd.Stderr = io.MultiWriter(out, &b), io.MultiWriter(out, &b)
 	if err := cmd.Run(); err != nil {
-		lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-		lines = lines[max(0, len(lines)-20):]
-		return fmt.Errorf("building the contended program: %s %s (%s): %v\n%s", gocmd, strings.Join(args, " "), targetOf(env), err, strings.Join(lines, "\n"))
+		return fmt.Errorf("building the contended program: %s %s (%s): %v\n%s", gocmd, strings.Join(args, " "), targetOf(env), err, tail.Lines(b.String(), 20))
 	}
 	return nil
 }

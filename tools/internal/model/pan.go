@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"go-spinbit.dev/tools/internal/tail"
 )
 
 // Result is what one run of pan reported.
@@ -59,14 +61,14 @@ func Parse(out string) (Result, error) {
 	var r Result
 	m := errorsLine.FindStringSubmatch(out)
 	if m == nil {
-		return r, fmt.Errorf("pan's output has no \"depth reached N, errors: N\" line, so pan did not finish; it printed:\n%s", tail(out, 20))
+		return r, fmt.Errorf("pan's output has no \"depth reached N, errors: N\" line, so pan did not finish; it printed:\n%s", tail.Lines(out, 20))
 	}
 	r.Depth, _ = strconv.Atoi(m[1])
 	r.Errors, _ = strconv.Atoi(m[2])
 	if r.Errors > 0 {
 		v := violation.FindStringSubmatch(out)
 		if v == nil {
-			return r, fmt.Errorf("pan reports %d errors but no \"pan:1: ...\" line says what they are; it printed:\n%s", r.Errors, tail(out, 20))
+			return r, fmt.Errorf("pan reports %d errors but no \"pan:1: ...\" line says what they are; it printed:\n%s", r.Errors, tail.Lines(out, 20))
 		}
 		r.Violation = v[1]
 	}
@@ -105,13 +107,4 @@ func count(re *regexp.Regexp, out, what string) (int64, error) {
 		return 0, fmt.Errorf("pan's %q count %q: %v", what, m[1], err)
 	}
 	return int64(f), nil
-}
-
-// tail returns the last n lines of s.
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"go-spinbit.dev/tools/internal/apt"
+	"go-spinbit.dev/tools/internal/tail"
 )
 
 // SkippedError reports that the checks could not run on this machine, and
@@ -147,7 +148,7 @@ func (t Tools) run(ctx context.Context, dir, name string, args ...string) (strin
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return out.String(), fmt.Errorf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, tail(out.String(), 20))
+		return out.String(), fmt.Errorf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, tail.Lines(out.String(), 20))
 	}
 	return out.String(), nil
 }

@@ -21,6 +21,7 @@ import (
 
 	"go-spinbit.dev/tools/internal/apt"
 	"go-spinbit.dev/tools/internal/contended"
+	"go-spinbit.dev/tools/internal/tail"
 	"go-spinbit.dev/tools/internal/toolchain"
 )
 
@@ -43,6 +44,10 @@ type Options struct {
 	// os.Stdout.
 	Stdout io.Writer
 }
+
+// runTailLines is how much of a failed run's output its error shows:
+// enough for how it died.
+const runTailLines = 20
 
 // runLimit bounds each run of the contended program, which takes under
 // a second to a few seconds; one past it has hung.
@@ -94,11 +99,11 @@ func Check(ctx context.Context, o Options) error {
 		run  func(prog string) []string // the command that runs prog
 	}
 	targets := []target{{"wasip1", func(prog string) []string { return []string{wazero, "run", prog} }}}
-	node, why, noNode := findNode(ctx, o, out)
+	execJS := filepath.Join(o.Goroot, "lib", "wasm", "wasm_exec_node.js")
+	node, why, noNode := findNode(ctx, o.Host, execJS, out)
 	if why != "" {
 		fmt.Fprintf(out, "%s: leaving js/wasm out: %s\n", o.Name, why)
 	} else {
-		execJS := filepath.Join(o.Goroot, "lib", "wasm", "wasm_exec_node.js")
 		targets = append(targets, target{"js", func(prog string) []string { return []string{node, execJS, prog} }})
 	}
 
@@ -158,17 +163,16 @@ func buildWazero(ctx context.Context, toolsDir, exe string) error {
 	return nil
 }
 
-// findNode returns the path of node, or why GOOS=js cannot run; noNode
-// says that the reason is Node.js itself, which this machine lacks, not
-// the tree.
-func findNode(ctx context.Context, o Options, out io.Writer) (node, why string, noNode bool) {
-	execJS := filepath.Join(o.Goroot, "lib", "wasm", "wasm_exec_node.js")
+// findNode returns the path of node, or why GOOS=js cannot run with the
+// tree's execJS (wasm_exec_node.js); noNode says that the reason is
+// Node.js itself, which this machine lacks, not the tree.
+func findNode(ctx context.Context, h apt.Host, execJS string, out io.Writer) (node, why string, noNode bool) {
 	if _, err := os.Stat(execJS); errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Sprintf("the tree has no %s (go1.23's toolchain module ships no misc/wasm)", execJS), false
 	} else if err != nil {
 		return "", err.Error(), false
 	}
-	paths, err := o.Host.Find(ctx, out, out, nodeNeed)
+	paths, err := h.Find(ctx, out, out, nodeNeed)
 	var missing *apt.MissingError
 	if errors.As(err, &missing) {
 		return "", missing.Reason, true
@@ -193,13 +197,13 @@ func run(ctx context.Context, args []string, out io.Writer) (string, error) {
 	err := cmd.Run()
 	switch {
 	case err != nil && ctx.Err() == context.DeadlineExceeded:
-		return "", fmt.Errorf("%s did not end within %v: the runtime hung\n%s", strings.Join(args, " "), runLimit, tail(buf.String()))
+		return "", fmt.Errorf("%s did not end within %v: the runtime hung\n%s", strings.Join(args, " "), runLimit, tail.Lines(buf.String(), runTailLines))
 	case err != nil:
-		return "", fmt.Errorf("%s failed: %v%s\n%s", strings.Join(args, " "), err, firstDeath(buf.String()), tail(buf.String()))
+		return "", fmt.Errorf("%s failed: %v%s\n%s", strings.Join(args, " "), err, firstDeath(buf.String()), tail.Lines(buf.String(), runTailLines))
 	}
 	line, ok := contended.OK(buf.String())
 	if !ok {
-		return "", fmt.Errorf("%s ended without saying it did its work\n%s", strings.Join(args, " "), tail(buf.String()))
+		return "", fmt.Errorf("%s ended without saying it did its work\n%s", strings.Join(args, " "), tail.Lines(buf.String(), runTailLines))
 	}
 	return line, nil
 }
@@ -228,14 +232,4 @@ func firstDeath(s string) string {
 		}
 	}
 	return ""
-}
-
-// tail is the last lines of a program's output, enough to show how it
-// died.
-func tail(s string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > 20 {
-		lines = lines[len(lines)-20:]
-	}
-	return strings.Join(lines, "\n")
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"go-spinbit.dev/tools/internal/tail"
 )
 
 func TestCheckNeedsOptions(t *testing.T) {
@@ -19,7 +21,7 @@ func TestFirstDeath(t *testing.T) {
 	if got := firstDeath(out); got != ", first: fatal error: lock2 broken" {
 		t.Errorf("firstDeath = %q", got)
 	}
-	if strings.Contains(tail(out), "lock2 broken") {
+	if strings.Contains(tail.Lines(out, runTailLines), "lock2 broken") {
 		t.Errorf("tail kept the first line; the test no longer shows why firstDeath is needed")
 	}
 	if got := firstDeath("contended: ok: 1 goroutine\n"); got != "" {
