@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,7 +20,10 @@ import (
 // every process of the group gets SIGQUIT, which makes go test and the
 // test binaries print their goroutines, and SIGKILL a little later. The
 // child reports why it failed or was skipped through a file, since its
-// output goes straight to ours.
+// output goes straight to ours. The child's TMPDIR is a folder of the
+// parent's, removed when the step ends however it ended, so the temporary
+// folders of a step stopped at its limit, whose own clean-ups never ran,
+// go too.
 
 // quitGrace is how long a timed-out step's processes have to print their
 // goroutines after SIGQUIT before they are killed.
@@ -42,10 +46,15 @@ func runIsolated(ctx context.Context, j job) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer removeTree(dir)
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		return err
+	}
 	result := filepath.Join(dir, "result")
 	cmd := exec.Command(exe, "step", "-base", j.base, "-result", result, j.name)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	err = groupexec.Run(ctx, cmd, j.timeLimit(), quitGrace)
 	var exit *exec.ExitError
 	switch {
@@ -64,6 +73,21 @@ func runIsolated(ctx context.Context, j job) error {
 		return errors.New(string(b))
 	default:
 		return fmt.Errorf("step %s: %v", j.fullName(), err)
+	}
+}
+
+// removeTree removes dir and everything in it, making its folders writable
+// first: a step's temporary module cache has read-only folders, which
+// os.RemoveAll alone cannot empty.
+func removeTree(dir string) {
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(path, 0o755)
+		}
+		return nil
+	})
+	if err := os.RemoveAll(dir); err != nil {
+		fmt.Fprintf(os.Stderr, "removing the step's temporary folder: %v\n", err)
 	}
 }
 

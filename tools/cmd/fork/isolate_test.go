@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,26 @@ import (
 // runOneStep as the fork command's main does.
 var testSteps = []step{
 	{name: "test/hang", shared: true, run: func(ctx context.Context, r fork.Repo) error {
+		time.Sleep(10 * time.Minute)
+		return nil
+	}},
+	// test/hang-in-temp leaves a temporary folder with a read-only
+	// folder in it, as a module cache has, and hangs.
+	{name: "test/hang-in-temp", shared: true, run: func(ctx context.Context, r fork.Repo) error {
+		dir, err := os.MkdirTemp("", "hang-")
+		if err != nil {
+			return err
+		}
+		ro := filepath.Join(dir, "read-only")
+		if err := os.Mkdir(ro, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(ro, "file"), nil, 0o444); err != nil {
+			return err
+		}
+		if err := os.Chmod(ro, 0o555); err != nil {
+			return err
+		}
 		time.Sleep(10 * time.Minute)
 		return nil
 	}},
@@ -60,6 +81,36 @@ func TestStepTimeoutNamed(t *testing.T) {
 	out, _ := os.ReadFile(log.Name())
 	if !strings.Contains(string(out), "SIGQUIT") || !strings.Contains(string(out), "goroutine ") {
 		t.Errorf("the step printed no goroutines on SIGQUIT; its output:\n%s", out)
+	}
+}
+
+// A step stopped at its limit runs none of its clean-ups; the temporary
+// folders it made go all the same.
+func TestStepTimeoutLeavesNoTemp(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	log, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr := os.Stdout, os.Stderr
+	os.Stdout, os.Stderr = log, log
+	err = runIsolated(context.Background(), job{step: step{name: "test/hang-in-temp", shared: true, limit: 2 * time.Second}})
+	os.Stdout, os.Stderr = stdout, stderr
+	if err == nil || !strings.Contains(err.Error(), "timed out") {
+		t.Fatalf("err = %v, want the step timed out", err)
+	}
+	left, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range left {
+		names = append(names, e.Name())
+	}
+	if len(names) > 0 {
+		out, _ := os.ReadFile(log.Name())
+		t.Errorf("the timed-out step left %v in TMPDIR; its output:\n%s", names, out)
 	}
 }
 
