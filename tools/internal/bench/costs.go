@@ -24,25 +24,35 @@ import (
 // table is the median of the repetitions' differences. The benchmark's
 // own vcsw/op and ivcsw/op (getrusage around the timed loop) of the 2N
 // runs go beside them, summarised the same way.
+//
+// The mutex's sleep calls and claims are counted with uprobes
+// (costs_probes.go), which change what the process does: each hit traps
+// into the kernel, and the one before a sleep call lets the wake come
+// before the sleep, so that the sleep makes no futex call at all. So a
+// slot's pair runs twice: once under perf's own events alone, which give
+// every count but those two, and once with the uprobes alone, which give
+// those two.
 
-// costsEvents are the perf events counted in every process, in the order
-// of perfCounts; each toolchain's uprobes (costs_probes.go) are counted
-// beside them.
+// costsEvents are the perf events counted in every process that runs
+// without uprobes, in the order of perfCounts.
 var costsEvents = []string{"syscalls:sys_enter_futex", "syscalls:sys_enter_sched_yield", "context-switches"}
 
-// perfCounts are the counts of costsEvents in one process, and the sums of
-// its toolchain's uprobes: Claims is -1 when its mutex makes no claims.
+// perfCounts are the counts of one process: of costsEvents in a run
+// without uprobes, or the sums of its toolchain's uprobes in a run with
+// them. A count the run did not make is -1, as is Claims for a mutex that
+// makes no claims.
 type perfCounts struct {
 	Futex, Yield, Switches int64
 	Sleeps, Claims         int64
 }
 
-// parsePerfStat reads the counts of costsEvents and of the uprobes tp
-// from the output of perf stat -x, (CSV: value, unit, event, run time,
-// share of it counted, ...). An event perf could not count, or one
-// missing, is an error: a zero in its place would read as a mutex that
-// never sleeps.
-func parsePerfStat(r io.Reader, tp toolchainProbes) (perfCounts, error) {
+// parsePerfStat reads the counts of a run from the output of perf stat -x,
+// (CSV: value, unit, event, run time, share of it counted, ...): of
+// costsEvents, or with probed those of the uprobes tp. An event perf
+// could not count, or one missing, is an error: a zero in its place would
+// read as a mutex that never sleeps.
+func parsePerfStat(r io.Reader, tp toolchainProbes, probed bool) (perfCounts, error) {
+
 	got := map[string]int64{}
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
@@ -68,7 +78,7 @@ func parsePerfStat(r io.Reader, tp toolchainProbes) (perfCounts, error) {
 		return perfCounts{}, err
 	}
 	var missing []string
-	for _, e := range append(append([]string(nil), costsEvents...), tp.events()...) {
+	for _, e := range runEvents(tp, probed) {
 		if _, ok := got[e]; !ok {
 			missing = append(missing, e)
 		}
@@ -76,7 +86,10 @@ func parsePerfStat(r io.Reader, tp toolchainProbes) (perfCounts, error) {
 	if len(missing) > 0 {
 		return perfCounts{}, fmt.Errorf("perf stat output has no count of %s", strings.Join(missing, ", "))
 	}
-	c := perfCounts{Futex: got[costsEvents[0]], Yield: got[costsEvents[1]], Switches: got[costsEvents[2]], Claims: -1}
+	if !probed {
+		return perfCounts{Futex: got[costsEvents[0]], Yield: got[costsEvents[1]], Switches: got[costsEvents[2]], Sleeps: -1, Claims: -1}, nil
+	}
+	c := perfCounts{Futex: -1, Yield: -1, Switches: -1, Claims: -1}
 	for _, u := range tp.Sleeps {
 		c.Sleeps += got[u.event()]
 	}
@@ -87,6 +100,15 @@ func parsePerfStat(r io.Reader, tp toolchainProbes) (perfCounts, error) {
 		}
 	}
 	return c, nil
+}
+
+// runEvents are the events a run counts: costsEvents, or with probed the
+// uprobes tp.
+func runEvents(tp toolchainProbes, probed bool) []string {
+	if probed {
+		return tp.events()
+	}
+	return costsEvents
 }
 
 // perfFix turns what perf stat printed when it refused to count into the
@@ -105,12 +127,14 @@ func perfFix(stderr string) string {
 	return "check that perf stat -e " + strings.Join(costsEvents, ",") + " -- true works on this machine"
 }
 
-// costsRun is what one run of a test binary under perf stat measured.
+// costsRun is what one run of a test binary under perf stat measured,
+// with its toolchain's uprobes if Probed.
 type costsRun struct {
 	Rep       int
 	Toolchain string
 	Slot      slot
 	Iters     int
+	Probed    bool
 	Counts    perfCounts
 	Vcsw      float64 // the benchmark's own vcsw/op, ivcsw/op and ns/op
 	Ivcsw     float64
@@ -154,12 +178,13 @@ var costsMetricTitles = [numCostsMetrics]string{
 
 // pairSample differences a toolchain's two runs of a slot in one
 // repetition: the counts of the longer less those of the shorter, over
-// the difference of their iterations.
+// the difference of their iterations. A count the runs did not make, and
+// the benchmark's own figures of runs with uprobes, are NaN.
 func pairSample(a, b costsRun) (costsSample, error) {
 	if a.Iters > b.Iters {
 		a, b = b, a
 	}
-	if a.Toolchain != b.Toolchain || a.Slot != b.Slot || a.Rep != b.Rep {
+	if a.Toolchain != b.Toolchain || a.Slot != b.Slot || a.Rep != b.Rep || a.Probed != b.Probed {
 		return costsSample{}, fmt.Errorf("runs of different toolchains, slots or repetitions cannot be paired: %+v, %+v", a, b)
 	}
 	d := float64(b.Iters - a.Iters)
@@ -169,20 +194,33 @@ func pairSample(a, b costsRun) (costsSample, error) {
 	s := costsSample{Toolchain: a.Toolchain, Slot: a.Slot}
 	n := float64(b.Iters)
 	perOp := func(m int, short, long int64) {
-		s.Values[m] = float64(long-short) / d
-		s.Whole[m] = float64(long) / n
+		s.Values[m], s.Whole[m] = math.NaN(), math.NaN()
+		if short >= 0 && long >= 0 {
+			s.Values[m] = float64(long-short) / d
+			s.Whole[m] = float64(long) / n
+		}
 	}
 	perOp(costsFutex, a.Counts.Futex, b.Counts.Futex)
 	perOp(costsYield, a.Counts.Yield, b.Counts.Yield)
 	perOp(costsSwitches, a.Counts.Switches, b.Counts.Switches)
 	perOp(costsSleeps, a.Counts.Sleeps, b.Counts.Sleeps)
-	s.Values[costsClaims], s.Whole[costsClaims] = math.NaN(), math.NaN()
-	if a.Counts.Claims >= 0 && b.Counts.Claims >= 0 {
-		perOp(costsClaims, a.Counts.Claims, b.Counts.Claims)
-	}
+	perOp(costsClaims, a.Counts.Claims, b.Counts.Claims)
 	s.Values[costsVcsw], s.Whole[costsVcsw] = b.Vcsw, math.NaN()
 	s.Values[costsIvcsw], s.Whole[costsIvcsw] = b.Ivcsw, math.NaN()
+	if b.Probed {
+		s.Values[costsVcsw], s.Values[costsIvcsw] = math.NaN(), math.NaN()
+	}
 	return s, nil
+}
+
+// joinSamples makes one sample of a slot's pair without uprobes, plain,
+// and its pair with them, probed: the mutex's sleep calls and claims from
+// probed, every other figure from plain.
+func joinSamples(plain, probed costsSample) costsSample {
+	s := plain
+	s.Values[costsSleeps], s.Whole[costsSleeps] = probed.Values[costsSleeps], probed.Whole[costsSleeps]
+	s.Values[costsClaims], s.Whole[costsClaims] = probed.Values[costsClaims], probed.Whole[costsClaims]
+	return s
 }
 
 // costsCell is the summary of one metric for one toolchain at one slot:
@@ -275,8 +313,8 @@ type costsHeader struct {
 // repetitions and their range.
 func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []string, cells map[costsKey][numCostsMetrics]costsCell) {
 	fmt.Fprintf(w, "# Mechanism costs per op: %s\n\n", h.Name)
-	fmt.Fprintf(w, "- counted by `perf stat -e %s` over the whole process of each test binary run\n", strings.Join(costsEvents, ","))
-	fmt.Fprintf(w, "- mutex sleep calls and claims: perf counts uprobes on the mutex's own instructions, found in each test binary's disassembly: its call of `semasleep` (go1.24 and later, the fork) or `futexsleep` (go1.23, the tristate mutex) that puts an M to sleep, and the fork's store that makes an M the heir; — where a mutex makes no claims. A uprobe traps into the kernel each time it is hit, which widens the window in which a wake comes before the sleep: every count here is of runs with the probes in place, and the times per op are not a timed run's\n")
+	fmt.Fprintf(w, "- counted by `perf stat -e %s` over the whole process of each test binary run, without uprobes\n", strings.Join(costsEvents, ","))
+	fmt.Fprintf(w, "- mutex sleep calls and claims: counted in a second pair of runs, by uprobes alone on the mutex's own instructions, found in each test binary's disassembly: its call of `semasleep` (go1.24 and later, the fork) or `futexsleep` (go1.23, the tristate mutex) that puts an M to sleep, and the fork's store that makes an M the heir; — where a mutex makes no claims. A uprobe traps into the kernel each time it is hit, which widens the window in which a wake comes before the sleep (and then the sleep makes no futex call): these two counts are of runs with the probes in place, the others of runs without them, and no time per op here is a timed run's\n")
 	fmt.Fprintf(w, "- per op: each benchmark at each GOMAXPROCS ran with N and 2N iterations (`-test.benchtime=Nx`); the difference of the two counts over N takes out start-up, the testing package's first run of one iteration and exit. N:")
 	names := make([]string, 0, len(h.Iters))
 	for n := range h.Iters {
@@ -300,7 +338,7 @@ func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []stri
 	if has[costsVcsw] || has[costsIvcsw] {
 		fmt.Fprintf(w, "- vcsw/op and ivcsw/op are the benchmark's own getrusage figures around its timed loop, from the 2N runs\n")
 	}
-	fmt.Fprintf(w, "- each cell: the median of %s (one pair of runs each, interleaved across toolchains), then the smallest and largest; a difference can be negative where the per-op count is below the noise of the fixed part, or comes in episodes some processes have and others lack (a range much wider than the median; costs.csv has each process's counts)\n", plural(h.Count, "repetition"))
+	fmt.Fprintf(w, "- each cell: the median of %s (one pair of runs of each kind each, interleaved across toolchains), then the smallest and largest; a difference can be negative where the per-op count is below the noise of the fixed part, or comes in episodes some processes have and others lack (a range much wider than the median; costs.csv has each process's counts)\n", plural(h.Count, "repetition"))
 	fmt.Fprintf(w, "- in brackets, for perf's counts: the median of the 2N runs' whole counts over 2N, each process's own rate; it includes the fixed part over 2N, so it reads high where the count per op is small, but it is never negative and an episode moves only the process that had it\n")
 	fmt.Fprintf(w, "- started %s, took %s\n", h.Start.Format(time.RFC3339), h.Elapsed.Round(time.Second))
 	if h.Host != "" {
@@ -393,17 +431,24 @@ func runsNote(ns []int) string {
 }
 
 // costsCSVHeader names the columns of costs.csv, one line per run.
-// claims is empty for a mutex that makes none, vcsw_per_op and
-// ivcsw_per_op for a benchmark that does not report them (the runtime's).
-const costsCSVHeader = "repetition,toolchain,benchmark,gomaxprocs,iterations,futex,sched_yield,context_switches,mutex_sleep_calls,claims,vcsw_per_op,ivcsw_per_op,ns_per_op"
+// probed says whether the run had the uprobes; a count the run did not
+// make is empty (claims too for a mutex that makes none), and so are
+// vcsw_per_op and ivcsw_per_op for a benchmark that does not report them
+// (the runtime's).
+const costsCSVHeader = "repetition,toolchain,benchmark,gomaxprocs,iterations,probed,futex,sched_yield,context_switches,mutex_sleep_calls,claims,vcsw_per_op,ivcsw_per_op,ns_per_op"
 
 func (r costsRun) csv() string {
-	claims := ""
-	if r.Counts.Claims >= 0 {
-		claims = strconv.FormatInt(r.Counts.Claims, 10)
+	c := r.Counts
+	return fmt.Sprintf("%d,%s,%s,%d,%d,%t,%s,%s,%s,%s,%s,%s,%s,%g", r.Rep+1, r.Toolchain, r.Slot.Bench, r.Slot.CPU, r.Iters, r.Probed,
+		csvCount(c.Futex), csvCount(c.Yield), csvCount(c.Switches), csvCount(c.Sleeps), csvCount(c.Claims), csvFloat(r.Vcsw), csvFloat(r.Ivcsw), r.NsPerOp)
+}
+
+// csvCount is n for costs.csv: empty where the run did not count it (-1).
+func csvCount(n int64) string {
+	if n < 0 {
+		return ""
 	}
-	return fmt.Sprintf("%d,%s,%s,%d,%d,%d,%d,%d,%d,%s,%s,%s,%g", r.Rep+1, r.Toolchain, r.Slot.Bench, r.Slot.CPU, r.Iters,
-		r.Counts.Futex, r.Counts.Yield, r.Counts.Switches, r.Counts.Sleeps, claims, csvFloat(r.Vcsw), csvFloat(r.Ivcsw), r.NsPerOp)
+	return strconv.FormatInt(n, 10)
 }
 
 // csvFloat is v for costs.csv: empty where the benchmark has no such

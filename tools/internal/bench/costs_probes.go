@@ -37,8 +37,8 @@ import (
 // A uprobe stops the M for a trap into the kernel each time it is hit,
 // a few microseconds. So the probes change what they count: the one
 // before a sleep call widens the window in which a wake comes before the
-// sleep, and every count of a -costs run, perf's too, is of runs with the
-// probes in place.
+// sleep. They are counted in runs of their own, and perf's other counts
+// in runs without them (see runCosts).
 
 // mutexSleepFuncs are the functions of every mutex that call the sleep.
 var mutexSleepFuncs = []string{"runtime.lock2", "runtime.lock2Slow", "runtime.mutexSleepOnStack"}

@@ -181,26 +181,32 @@ func TestParsePerfStatUprobes(t *testing.T) {
 		Claims: []uprobe{{Group: "spinbit_costs_7", Name: "spinbit_claim0"}, {Group: "spinbit_costs_7", Name: "spinbit_claim1"}},
 	}
 	out := "" +
-		"12,,syscalls:sys_enter_futex,1,100.00,,\n" +
-		"3,,syscalls:sys_enter_sched_yield,1,100.00,,\n" +
-		"40,,context-switches,1,100.00,,\n" +
 		"7,,spinbit_costs_7:spinbit_sleep0,1,100.00,,\n" +
 		"2,,spinbit_costs_7:spinbit_claim0,1,100.00,,\n" +
 		"5,,spinbit_costs_7:spinbit_claim1,1,100.00,,\n"
-	got, err := parsePerfStat(strings.NewReader(out), tp)
+	got, err := parsePerfStat(strings.NewReader(out), tp, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (perfCounts{Futex: 12, Yield: 3, Switches: 40, Sleeps: 7, Claims: 7}); got != want {
+	// A run with uprobes counts nothing else: its syscalls are not the
+	// program's own.
+	if want := (perfCounts{Futex: -1, Yield: -1, Switches: -1, Sleeps: 7, Claims: 7}); got != want {
 		t.Errorf("counts %+v, want %+v", got, want)
 	}
 	noClaims := toolchainProbes{Sleeps: tp.Sleeps}
-	if got, err := parsePerfStat(strings.NewReader(out), noClaims); err != nil || got.Claims != -1 {
+	if got, err := parsePerfStat(strings.NewReader(out), noClaims, true); err != nil || got.Claims != -1 {
 		t.Errorf("without claim probes: %+v, %v; want claims -1", got, err)
 	}
 	missing := strings.Replace(out, "spinbit_claim1", "other", 1)
-	if _, err := parsePerfStat(strings.NewReader(missing), tp); err == nil || !strings.Contains(err.Error(), "no count of spinbit_costs_7:spinbit_claim1") {
+	if _, err := parsePerfStat(strings.NewReader(missing), tp, true); err == nil || !strings.Contains(err.Error(), "no count of spinbit_costs_7:spinbit_claim1") {
 		t.Errorf("a probe missing: error %v", err)
+	}
+	// A run without them needs none of their counts.
+	plain := "12,,syscalls:sys_enter_futex,1,100.00,,\n" +
+		"3,,syscalls:sys_enter_sched_yield,1,100.00,,\n" +
+		"40,,context-switches,1,100.00,,\n"
+	if got, err := parsePerfStat(strings.NewReader(plain), tp, false); err != nil || got != (perfCounts{Futex: 12, Yield: 3, Switches: 40, Sleeps: -1, Claims: -1}) {
+		t.Errorf("a run without uprobes: %+v, %v; want its three counts and -1 for the probes'", got, err)
 	}
 }
 

@@ -212,7 +212,7 @@ func checkPerf(ctx context.Context) error {
 		return err
 	}
 	defer f.Close()
-	if _, err := parsePerfStat(f, toolchainProbes{}); err != nil {
+	if _, err := parsePerfStat(f, toolchainProbes{}, false); err != nil {
 		return fmt.Errorf("perf stat probe: %v", err)
 	}
 	// The uprobes: tracefs must have them, and this user may define them.
@@ -221,14 +221,14 @@ func checkPerf(ctx context.Context) error {
 }
 
 // costsPlan describes the runs a -costs run makes and their estimated
-// time: 2 runs per toolchain, slot and repetition, of N and 2N
-// iterations.
+// time: 4 runs per toolchain, slot and repetition, of N and 2N
+// iterations, without uprobes and with them.
 func costsPlan(o Options, names []string) (string, error) {
 	ss, err := costsSlots(names, o.CPUs)
 	if err != nil {
 		return "", err
 	}
-	runs := 2 * len(o.Toolchains) * len(ss) * o.Count
+	runs := 4 * len(o.Toolchains) * len(ss) * o.Count
 	var est time.Duration
 	for _, s := range ss {
 		it, err := costsIters(o, s.Bench)
@@ -239,7 +239,7 @@ func costsPlan(o Options, names []string) (string, error) {
 		if perOp == 0 {
 			perOp = time.Microsecond
 		}
-		pair := time.Duration(3*it)*perOp + 2*perfRunOverhead(o)
+		pair := 2 * (time.Duration(3*it)*perOp + 2*perfRunOverhead(o))
 		est += time.Duration(len(o.Toolchains)*o.Count) * pair
 	}
 	var iters []string
@@ -250,13 +250,14 @@ func costsPlan(o Options, names []string) (string, error) {
 		}
 		iters = append(iters, fmt.Sprintf("%s %d", strings.TrimPrefix(n, "Benchmark"), it))
 	}
-	return fmt.Sprintf("plan: %d runs under perf stat (%d toolchains x %d pairs of benchmark and GOMAXPROCS x %d repetitions x 2: N and 2N iterations; N: %s)\n"+
+	return fmt.Sprintf("plan: %d runs under perf stat (%d toolchains x %d pairs of benchmark and GOMAXPROCS x %d repetitions x 2 kinds, without and with uprobes, x 2: N and 2N iterations; N: %s)\n"+
 		"estimate: about %v of benchmarking, building aside, from each benchmark's longest time per op on the 2-CPU machine (costsWorks) plus %v per run",
 		runs, len(o.Toolchains), len(ss), o.Count, strings.Join(iters, ", "), est.Round(time.Second), perfRunOverhead(o)), nil
 }
 
-// runCosts runs every slot's pair of runs under perf stat, interleaved,
-// with the uprobes probes defined, and writes costs.csv, costs.md and each
+// runCosts runs every slot's two pairs of runs under perf stat,
+// interleaved, one pair without uprobes and one with the uprobes probes,
+// and writes costs.csv, costs.md and each
 // toolchain's raw go test output into outDir.
 func runCosts(ctx context.Context, outDir string, tcs []*prepared, probes *definedUprobes, o Options, names []string, prov Provenance, start time.Time, stdout io.Writer) error {
 	ss, err := costsSlots(names, o.CPUs)
@@ -296,21 +297,23 @@ func runCosts(ctx context.Context, outDir string, tcs []*prepared, probes *defin
 			if rep%2 == 1 {
 				order = []int{2 * n, n} // which of the pair goes first alternates
 			}
-			var pair [2]costsRun
-			for i, it := range order {
-				r, err := perfRun(ctx, p, probes.of[p.Name], o, t.Slot, it)
-				if err != nil {
-					return fmt.Errorf("repetition %d of %d: %w", rep+1, o.Count, err)
+			var kinds [2]costsSample // without uprobes, and with them
+			for k, probed := range []bool{false, true} {
+				var pair [2]costsRun
+				for i, it := range order {
+					r, err := perfRun(ctx, p, probes.of[p.Name], o, t.Slot, it, probed)
+					if err != nil {
+						return fmt.Errorf("repetition %d of %d: %w", rep+1, o.Count, err)
+					}
+					r.Rep = rep
+					pair[i] = r
+					fmt.Fprintln(csvFile, r.csv())
 				}
-				r.Rep = rep
-				pair[i] = r
-				fmt.Fprintln(csvFile, r.csv())
+				if kinds[k], err = pairSample(pair[0], pair[1]); err != nil {
+					return err
+				}
 			}
-			s, err := pairSample(pair[0], pair[1])
-			if err != nil {
-				return err
-			}
-			samples = append(samples, s)
+			samples = append(samples, joinSamples(kinds[0], kinds[1]))
 		}
 		fmt.Fprintf(stdout, "repetition %d/%d done in %v\n", rep+1, o.Count, time.Since(repStart).Round(10*time.Millisecond))
 	}
@@ -388,11 +391,11 @@ func (d *definedUprobes) remove() {
 }
 
 // perfRun runs a toolchain's test binary for one slot with iters
-// iterations under perf stat, counting costsEvents and the toolchain's
-// uprobes tp, appending its output to the toolchain's raw file, and
-// returns the counts and the benchmark's own figures.
-func perfRun(ctx context.Context, p *prepared, tp toolchainProbes, o Options, s slot, iters int) (costsRun, error) {
-	r := costsRun{Toolchain: p.Name, Slot: s, Iters: iters}
+// iterations under perf stat, counting costsEvents, or with probed the
+// toolchain's uprobes tp alone, appends its output to the toolchain's raw
+// file, and returns the counts and the benchmark's own figures.
+func perfRun(ctx context.Context, p *prepared, tp toolchainProbes, o Options, s slot, iters int, probed bool) (costsRun, error) {
+	r := costsRun{Toolchain: p.Name, Slot: s, Iters: iters, Probed: probed}
 	raw, err := os.OpenFile(p.Raw, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return r, err
@@ -407,8 +410,7 @@ func perfRun(ctx context.Context, p *prepared, tp toolchainProbes, o Options, s 
 
 	ro := o
 	ro.Benchtime = strconv.Itoa(iters) + "x"
-	events := append(append([]string(nil), costsEvents...), tp.events()...)
-	args := append([]string{"stat", "-x,", "-o", perfOut.Name(), "-e", strings.Join(events, ","), "--", p.Binary}, costsRunArgs(ro, s)...)
+	args := append([]string{"stat", "-x,", "-o", perfOut.Name(), "-e", strings.Join(runEvents(tp, probed), ","), "--", p.Binary}, costsRunArgs(ro, s)...)
 	cmd := exec.CommandContext(ctx, "perf", args...)
 	cmd.Dir = p.PkgDir
 	cmd.Env = runEnv(os.Environ())
@@ -424,7 +426,7 @@ func perfRun(ctx context.Context, p *prepared, tp toolchainProbes, o Options, s 
 		return r, err
 	}
 	defer f.Close()
-	if r.Counts, err = parsePerfStat(f, tp); err != nil {
+	if r.Counts, err = parsePerfStat(f, tp, probed); err != nil {
 		return r, fmt.Errorf("toolchain %s: %s at GOMAXPROCS %d: %v", p.Name, s.Bench, s.CPU, err)
 	}
 	results, err := ParseOutput(&out)

@@ -150,9 +150,10 @@ func TestCostsPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 3 toolchains x 2 GOMAXPROCS x 3 repetitions = 18 pairs, each 3 x
-	// 400000 ops of 1µs and 2 runs' overhead of 100ms: 18 x 1.4s.
-	for _, want := range []string{"plan: 36 runs under perf stat", "N: Select 400000", "about 25s"} {
+	// 3 toolchains x 2 GOMAXPROCS x 3 repetitions x 2 kinds (without and
+	// with uprobes) = 36 pairs, each 3 x 400000 ops of 1µs and 2 runs'
+	// overhead of 100ms: 36 x 1.4s.
+	for _, want := range []string{"plan: 72 runs under perf stat", "N: Select 400000", "about 50s"} {
 		if !strings.Contains(plan, want) {
 			t.Errorf("plan lacks %q:\n%s", want, plan)
 		}
@@ -167,7 +168,7 @@ func TestCostsPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(plan, "plan: 8 runs under perf stat") || !strings.Contains(plan, "N: MutexHandoff/Solo 10000000)") {
+	if !strings.Contains(plan, "plan: 16 runs under perf stat") || !strings.Contains(plan, "N: MutexHandoff/Solo 10000000)") {
 		t.Errorf("plan of MutexHandoff at GOMAXPROCS 1, want 4 toolchains x Solo only:\n%s", plan)
 	}
 }

@@ -24,11 +24,11 @@ func TestParsePerfStat(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	got, err := parsePerfStat(f, toolchainProbes{})
+	got, err := parsePerfStat(f, toolchainProbes{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (perfCounts{Futex: 373, Yield: 117, Switches: 359, Claims: -1}); got != want {
+	if want := (perfCounts{Futex: 373, Yield: 117, Switches: 359, Sleeps: -1, Claims: -1}); got != want {
 		t.Errorf("parsePerfStat(select8.csv) = %+v, want %+v", got, want)
 	}
 
@@ -44,7 +44,7 @@ func TestParsePerfStat(t *testing.T) {
 		{"a line that is not CSV", "Performance counter stats for 'true':\n", "not a CSV line"},
 		{"a count that is not a number", "12k,,syscalls:sys_enter_futex,1,100.00,,\n", `count "12k" of syscalls:sys_enter_futex`},
 	} {
-		_, err := parsePerfStat(strings.NewReader(bad.input), toolchainProbes{})
+		_, err := parsePerfStat(strings.NewReader(bad.input), toolchainProbes{}, false)
 		if err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%s: error %v, want one containing %q", bad.name, err, bad.want)
 		}
@@ -106,6 +106,40 @@ func TestPairSample(t *testing.T) {
 	other.Toolchain = "upstream"
 	if _, err := pairSample(short, other); err == nil {
 		t.Errorf("a pair of two toolchains' runs was accepted")
+	}
+	other = long
+	other.Probed = true
+	if _, err := pairSample(short, other); err == nil {
+		t.Errorf("a pair of a run with uprobes and one without was accepted")
+	}
+}
+
+// TestJoinSamples checks that a slot's figures come from the pair of runs
+// that did not disturb them: the sleep calls and claims from the pair
+// with uprobes, everything else from the pair without.
+func TestJoinSamples(t *testing.T) {
+	sl := slot{"BenchmarkSelect", 2}
+	run := func(iters int, probed bool, c perfCounts, vcsw float64) costsRun {
+		return costsRun{Toolchain: "spinbit", Slot: sl, Iters: iters, Probed: probed, Counts: c, Vcsw: vcsw, Ivcsw: vcsw / 2}
+	}
+	plain, err := pairSample(run(1000, false, perfCounts{400, 100, 350, -1, -1}, 0.4), run(2000, false, perfCounts{900, 130, 340, -1, -1}, 0.2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The probes' runs: hardly a futex call, and many more yields.
+	probed, err := pairSample(run(1000, true, perfCounts{-1, -1, -1, 30, 2}, 9), run(2000, true, perfCounts{-1, -1, -1, 80, 5}, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := joinSamples(plain, probed)
+	want := [numCostsMetrics]float64{0.5, 0.03, -0.01, 0.05, 0.003, 0.2, 0.1}
+	for m := range want {
+		if d := s.Values[m] - want[m]; math.IsNaN(s.Values[m]) || d > 1e-12 || d < -1e-12 {
+			t.Errorf("%s = %v, want %v", costsMetricTitles[m], s.Values[m], want[m])
+		}
+	}
+	if !math.IsNaN(probed.Values[costsVcsw]) || !math.IsNaN(plain.Values[costsSleeps]) {
+		t.Errorf("a pair's sample has figures its runs do not measure: with uprobes vcsw/op %v, without sleeps %v", probed.Values[costsVcsw], plain.Values[costsSleeps])
 	}
 }
 
@@ -281,7 +315,7 @@ func TestWriteCostsTable(t *testing.T) {
 		"## claims per op",
 		"| Select-2 | — | 0.00200 (0…0.00400) [0.00500] | 3 |",
 		"- in brackets, for perf's counts: the median of the 2N runs' whole counts over 2N",
-		"- mutex sleep calls and claims: perf counts uprobes",
+		"- mutex sleep calls and claims: counted in a second pair of runs, by uprobes alone",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
