@@ -256,9 +256,9 @@ func costsPlan(o Options, names []string) (string, error) {
 }
 
 // runCosts runs every slot's two pairs of runs under perf stat,
-// interleaved, one pair without uprobes and one with the uprobes probes,
-// and writes costs.csv, costs.md and each
-// toolchain's raw go test output into outDir.
+// interleaved, one pair without uprobes and one with the uprobes of
+// probes, and writes costs.csv, costs.md and each toolchain's raw go test
+// output (both pairs') into outDir.
 func runCosts(ctx context.Context, outDir string, tcs []*prepared, probes *definedUprobes, o Options, names []string, prov Provenance, start time.Time, stdout io.Writer) error {
 	ss, err := costsSlots(names, o.CPUs)
 	if err != nil {
