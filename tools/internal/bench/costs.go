@@ -28,7 +28,7 @@ import (
 // The mutex's sleep calls and claims are counted with uprobes
 // (costs_probes.go), which change what the process does: each hit traps
 // into the kernel, and the one before a sleep call lets the wake come
-// before the sleep, so that the sleep makes no futex call at all. So a
+// before the sleep, so that semasleep makes no futex call at all. So a
 // slot's pair runs twice: once under perf's own events alone, which give
 // every count but those two, and once with the uprobes alone, which give
 // those two.
@@ -52,7 +52,6 @@ type perfCounts struct {
 // could not count, or one missing, is an error: a zero in its place would
 // read as a mutex that never sleeps.
 func parsePerfStat(r io.Reader, tp toolchainProbes, probed bool) (perfCounts, error) {
-
 	got := map[string]int64{}
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
@@ -185,7 +184,7 @@ func pairSample(a, b costsRun) (costsSample, error) {
 		a, b = b, a
 	}
 	if a.Toolchain != b.Toolchain || a.Slot != b.Slot || a.Rep != b.Rep || a.Probed != b.Probed {
-		return costsSample{}, fmt.Errorf("runs of different toolchains, slots or repetitions cannot be paired: %+v, %+v", a, b)
+		return costsSample{}, fmt.Errorf("runs of different toolchains, slots or repetitions, or one with uprobes and one without, cannot be paired: %+v, %+v", a, b)
 	}
 	d := float64(b.Iters - a.Iters)
 	if d <= 0 {
@@ -314,7 +313,7 @@ type costsHeader struct {
 func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []string, cells map[costsKey][numCostsMetrics]costsCell) {
 	fmt.Fprintf(w, "# Mechanism costs per op: %s\n\n", h.Name)
 	fmt.Fprintf(w, "- counted by `perf stat -e %s` over the whole process of each test binary run, without uprobes\n", strings.Join(costsEvents, ","))
-	fmt.Fprintf(w, "- mutex sleep calls and claims: counted in a second pair of runs, by uprobes alone on the mutex's own instructions, found in each test binary's disassembly: its call of `semasleep` (go1.24 and later, the fork) or `futexsleep` (go1.23, the tristate mutex) that puts an M to sleep, and the fork's store that makes an M the heir; — where a mutex makes no claims. A uprobe traps into the kernel each time it is hit, which widens the window in which a wake comes before the sleep (and then the sleep makes no futex call): these two counts are of runs with the probes in place, the others of runs without them, and no time per op here is a timed run's\n")
+	fmt.Fprintf(w, "- mutex sleep calls and claims: counted in a second pair of runs, by uprobes alone on the mutex's own instructions, found in each test binary's disassembly: its call of `semasleep` (go1.24 and later, the fork) or `futexsleep` (go1.23, the tristate mutex) that puts an M to sleep, and the fork's store that makes an M the heir; — where a mutex makes no claims. A uprobe traps into the kernel each time it is hit, which widens the window in which a wake comes before the sleep (and then `semasleep` makes no futex call): these two counts are of runs with the probes in place, the others of runs without them, and no time per op here is a timed run's\n")
 	fmt.Fprintf(w, "- per op: each benchmark at each GOMAXPROCS ran with N and 2N iterations (`-test.benchtime=Nx`); the difference of the two counts over N takes out start-up, the testing package's first run of one iteration and exit. N:")
 	names := make([]string, 0, len(h.Iters))
 	for n := range h.Iters {
