@@ -58,17 +58,26 @@ func TestMain(m *testing.M) {
 
 // A step that hangs is stopped at its limit: it gets SIGQUIT, prints its
 // goroutines, and the failure names the step and the limit.
-func TestStepTimeoutNamed(t *testing.T) {
-	// The step's output goes to ours: catch it in a file.
+// runCaptured runs j as runIsolated does, and returns what the step
+// printed, which goes straight to our output and is caught here in a
+// file, and runIsolated's error.
+func runCaptured(t *testing.T, j job) ([]byte, error) {
+	t.Helper()
 	log, err := os.CreateTemp(t.TempDir(), "out")
 	if err != nil {
 		t.Fatal(err)
 	}
 	stdout, stderr := os.Stdout, os.Stderr
 	os.Stdout, os.Stderr = log, log
-	start := time.Now()
-	err = runIsolated(context.Background(), job{step: step{name: "test/hang", shared: true, limit: time.Second}})
+	err = runIsolated(context.Background(), j)
 	os.Stdout, os.Stderr = stdout, stderr
+	out, _ := os.ReadFile(log.Name())
+	return out, err
+}
+
+func TestStepTimeoutNamed(t *testing.T) {
+	start := time.Now()
+	out, err := runCaptured(t, job{step: step{name: "test/hang", shared: true, limit: time.Second}})
 	if err == nil {
 		t.Fatal("the hung step passed")
 	}
@@ -78,7 +87,6 @@ func TestStepTimeoutNamed(t *testing.T) {
 	if d := time.Since(start); d > time.Minute {
 		t.Errorf("stopping the step took %v", d)
 	}
-	out, _ := os.ReadFile(log.Name())
 	if !strings.Contains(string(out), "SIGQUIT") || !strings.Contains(string(out), "goroutine ") {
 		t.Errorf("the step printed no goroutines on SIGQUIT; its output:\n%s", out)
 	}
@@ -89,14 +97,7 @@ func TestStepTimeoutNamed(t *testing.T) {
 func TestStepTimeoutLeavesNoTemp(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	log, err := os.CreateTemp(t.TempDir(), "out")
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, stderr := os.Stdout, os.Stderr
-	os.Stdout, os.Stderr = log, log
-	err = runIsolated(context.Background(), job{step: step{name: "test/hang-in-temp", shared: true, limit: 2 * time.Second}})
-	os.Stdout, os.Stderr = stdout, stderr
+	out, err := runCaptured(t, job{step: step{name: "test/hang-in-temp", shared: true, limit: 2 * time.Second}})
 	if err == nil || !strings.Contains(err.Error(), "timed out") {
 		t.Fatalf("err = %v, want the step timed out", err)
 	}
@@ -109,7 +110,6 @@ func TestStepTimeoutLeavesNoTemp(t *testing.T) {
 		names = append(names, e.Name())
 	}
 	if len(names) > 0 {
-		out, _ := os.ReadFile(log.Name())
 		t.Errorf("the timed-out step left %v in TMPDIR; its output:\n%s", names, out)
 	}
 }

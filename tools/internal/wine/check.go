@@ -86,9 +86,9 @@ func (e *SkippedError) Error() string { return e.Reason }
 
 // Check builds the contended program (tools/internal/contended) and the
 // runtime's tests for windows/amd64 with o.Go and runs, under Wine, the
-// program and then the runtime mutex tests that a test binary can run there (MutexTests). It
-// returns a *SkippedError if Wine or mingw-w64 cannot be had, and
-// otherwise an error for each run that failed or hung.
+// program and then the runtime mutex tests that a test binary can run
+// there (MutexTests). It returns a *SkippedError if Wine or mingw-w64
+// cannot be had, and otherwise an error for each run that failed or hung.
 func Check(ctx context.Context, o Options) error {
 	if o.Name == "" || o.Go == "" {
 		return fmt.Errorf("wine.Check: Options.Name and Go are required")
