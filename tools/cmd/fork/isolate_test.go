@@ -56,8 +56,6 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// A step that hangs is stopped at its limit: it gets SIGQUIT, prints its
-// goroutines, and the failure names the step and the limit.
 // runCaptured runs j as runIsolated does, and returns what the step
 // printed, which goes straight to our output and is caught here in a
 // file, and runIsolated's error.
@@ -75,6 +73,8 @@ func runCaptured(t *testing.T, j job) ([]byte, error) {
 	return out, err
 }
 
+// A step that hangs is stopped at its limit: it gets SIGQUIT, prints its
+// goroutines, and the failure names the step and the limit.
 func TestStepTimeoutNamed(t *testing.T) {
 	start := time.Now()
 	out, err := runCaptured(t, job{step: step{name: "test/hang", shared: true, limit: time.Second}})
