@@ -71,8 +71,8 @@ func heirBreaks() ([]caughtBreak, error) {
 	}
 	bs = append(bs, caughtBreak{torture.Break{
 		Name:  "never-starves",
-		What:  "no number of failed attempts makes a waiter starving, so nobody claims",
-		Edits: []torture.Edit{{Old: "\tmutexStarveAfter = 2\n", New: "\tmutexStarveAfter = 1 << 30\n"}},
+		What:  "no number of passes over or of looks makes a waiter starving, so nobody claims",
+		Edits: []torture.Edit{{Old: "\tmutexStarvePasses = 2\n\tmutexStarveLooks  = 64\n", New: "\tmutexStarvePasses = 1 << 30\n\tmutexStarveLooks  = 1 << 30\n"}},
 	}, heirNoClaim})
 	return bs, nil
 }

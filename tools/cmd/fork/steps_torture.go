@@ -36,9 +36,8 @@ var tortureSteps = []step{
 }
 
 // tortureFuncs are the functions of lock_spinbit.go that hold torture
-// hooks, as go tool objdump -s matches them (the go1.23.12 series has no
-// unlock2Blame).
-const tortureFuncs = `^runtime\.(lock2|lock2Slow|mutexPoll|mutexSleepOnStack|mutexCrashWait|unlock2|unlock2Wake|mutexWakeOne|unlock2Blame)$`
+// hooks, as go tool objdump -s matches them.
+const tortureFuncs = `^runtime\.(lock2|lock2Slow|mutexPoll|mutexPassClaim|mutexSleepOnStack|mutexCrashWait|unlock2|unlock2Wake)$`
 
 // tortureFreeWhenOff builds a program with and without the tag and looks
 // at the machine code of the mutex: without it, nothing of torture mode

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,8 +32,10 @@ import (
 //     at once if the wake came first (semasleep) or the key word changed
 //     (futexsleep).
 //   - claims: in the fork, the times an M became the heir of a claim (the
-//     store of mWaitList.heir = true in lock2Slow, on each of the lines of
-//     lock_spinbit.go that make an heir). Other mutexes make no claims.
+//     store of mWaitList.heir = true on each of the lines of
+//     lock_spinbit.go that make an heir: in lock2Slow an M's own claim,
+//     in mutexPassClaim the naming of the next heir). Other mutexes make
+//     no claims.
 //
 // A uprobe stops the M for a trap into the kernel each time it is hit,
 // a few microseconds. So the probes change what they count: the one
@@ -42,6 +45,9 @@ import (
 
 // mutexSleepFuncs are the functions of every mutex that call the sleep.
 var mutexSleepFuncs = []string{"runtime.lock2", "runtime.lock2Slow", "runtime.mutexSleepOnStack"}
+
+// heirFuncs are the functions of the fork's mutex that make an heir.
+var heirFuncs = []string{"runtime.lock2Slow", "runtime.mutexPassClaim"}
 
 // mutexSleepCall matches a call that puts the M to sleep.
 var mutexSleepCall = regexp.MustCompile(`^CALL runtime\.(semasleep|futexsleep)\(SB\)$`)
@@ -107,10 +113,16 @@ func findMutexProbes(prog objdump.Program, src []byte, goarch string, fork bool)
 		return p, fmt.Errorf("%s makes heirs (%q) but the disassembly has no runtime.lock2Slow: update findMutexProbes in tools/internal/bench/costs_probes.go", heirFile, heirSource)
 	}
 	stores := map[int][]uint64{}
-	for i, inst := range f.Insts {
-		pos := f.Pos[i]
-		if pos.File == heirFile && heirLines[pos.Line] && strings.HasPrefix(inst, "MOVB $0x1, ") {
-			stores[pos.Line] = append(stores[pos.Line], pos.Addr)
+	for _, name := range heirFuncs {
+		f := prog[name]
+		if f == nil {
+			continue
+		}
+		for i, inst := range f.Insts {
+			pos := f.Pos[i]
+			if pos.File == heirFile && heirLines[pos.Line] && strings.HasPrefix(inst, "MOVB $0x1, ") {
+				stores[pos.Line] = append(stores[pos.Line], pos.Addr)
+			}
 		}
 	}
 	lines := make([]int, 0, len(heirLines))
@@ -120,7 +132,7 @@ func findMutexProbes(prog objdump.Program, src []byte, goarch string, fork bool)
 	sort.Ints(lines)
 	for _, n := range lines {
 		if len(stores[n]) != 1 {
-			return p, fmt.Errorf("%s:%d (%s) has %d stores of 1 in runtime.lock2Slow's disassembly, not one: -costs cannot count its claims; update findMutexProbes in tools/internal/bench/costs_probes.go", heirFile, n, heirSource, len(stores[n]))
+			return p, fmt.Errorf("%s:%d (%s) has %d stores of 1 in the disassembly of %s, not one: -costs cannot count its claims; update findMutexProbes in tools/internal/bench/costs_probes.go", heirFile, n, heirSource, len(stores[n]), strings.Join(heirFuncs, " and "))
 		}
 		p.Claims = append(p.Claims, stores[n][0])
 	}
@@ -142,7 +154,7 @@ func fromFile(f *objdump.Func, file string) bool {
 
 // probeBinary disassembles a toolchain's test binary and finds its probes.
 func probeBinary(ctx context.Context, p *prepared, goarch string) (mutexProbes, error) {
-	pattern := `^(` + strings.Join(mutexSleepFuncs, "|") + `)$`
+	pattern := `^(` + strings.Join(append(slices.Clip(mutexSleepFuncs), heirFuncs...), "|") + `)$`
 	cmd := exec.CommandContext(ctx, p.GoCmd, "tool", "objdump", "-s", strings.ReplaceAll(pattern, ".", `\.`), p.Binary)
 	cmd.Env = p.Env
 	out, err := cmd.Output()

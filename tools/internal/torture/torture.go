@@ -146,10 +146,6 @@ func ByName(name string) Break {
 // heir.
 var bypassed = regexp.MustCompile(`\d+ entries into the busy mutex by other Ms between a heir event and the heir's entry`)
 
-// lateHeir matches the torture test's report of looks after which a
-// starving spinner that was not the heir went on without its heir event.
-var lateHeir = regexp.MustCompile(`\d+ looks after which a starving spinner that was not the heir went on without its heir event`)
-
 // Breaks are the broken versions of the mutex that a torture run must
 // catch.
 var Breaks = []Break{
@@ -175,11 +171,11 @@ var Breaks = []Break{
 	},
 	{
 		Name: "take-with-store",
-		What: "lock2Slow takes a free mutex by storing the key word it loaded instead of a CAS",
+		What: "the spinner takes a free mutex by storing the key word it loaded instead of a CAS",
 		Edits: []Edit{
 			{
-				Old: "\t\t\t\tif atomic.Casuintptr(&l.key, v, withSleepHint(next)) {\n\t\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n",
-				New: "\t\t\t\tatomic.Storeuintptr(&l.key, withSleepHint(next))\n\t\t\t\tif true {\n\t\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n",
+				Old: "\t\t\t\tif atomic.Casuintptr(&l.key, v, next) {\n\t\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n",
+				New: "\t\t\t\tatomic.Storeuintptr(&l.key, next)\n\t\t\t\tif true {\n\t\t\t\t\tmutexTortureNote(mutexEventSlowAcquire)\n",
 			},
 		},
 		// Two Ms take the mutex at once, or a store puts back a word
@@ -191,27 +187,32 @@ var Breaks = []Break{
 	},
 	{
 		Name: "heir-keeps-claim",
-		What: "the heir that took the mutex gives up mutexSpinning but leaves mutexHeir set",
+		What: "the heir that took the mutex with nobody asleep gives up mutexSpinning but leaves mutexHeir set",
 		Edits: []Edit{
 			{
-				Old: "\t\t\t\t\tatomic.And8(keyFlags8(&l.key), ^uint8((mutexSpinning|mutexHeir)>>8))\n",
-				New: "\t\t\t\t\tatomic.And8(keyFlags8(&l.key), ^uint8(mutexSpinning>>8))\n",
+				Old: "\t\t\tif atomic.Casuintptr(&l.key, v, v&^(mutexHeir|spinning)) {\n\t\t\t\tmutexTortureNote(mutexEventPassNone)\n",
+				New: "\t\t\tif atomic.Casuintptr(&l.key, v, v&^spinning) {\n\t\t\t\tmutexTortureNote(mutexEventPassNone)\n",
 			},
 		},
-		// The claim never ends: every spinner after it adopts it, every
-		// fast path backs off, and when the Ms are done the free mutex
-		// keeps a key word with mutexHeir set, which the stress reports.
+		// The claim outlives its heir: no M may take the free mutex,
+		// every M waits for an heir that will not come, and the stress
+		// hangs; a run that ends keeps a key word with mutexHeir set,
+		// which the stress reports.
 		Caught: regexp.MustCompile(`free mutex has key word|lost wakeup|panic: test timed out|SIGQUIT: quit|another M inside the critical section|unlock of unlocked lock|counter = `),
 	},
 	// The breaks below keep exclusion and break the bound: only the
 	// torture test's ledger of heir events sees them.
 	{
 		Name: "slow-ignores-heir",
-		What: "lock2Slow takes a free mutex with a CAS while a claim is in force",
+		What: "lock2Slow takes a free mutex, with a CAS or a swap, while another M's claim is in force",
 		Edits: []Edit{
 			{
-				Old: "\t\t\tcase v&mutexHeir == 0:\n",
-				New: "\t\t\tcase true:\n",
+				Old: "\t\tif v&mutexLocked == 0 && v&mutexHeir != 0 {\n",
+				New: "\t\tif false {\n",
+			},
+			{
+				Old: "\t\t\t\t\tif *keyFlags8(&l.key)&(mutexHeir>>8) == 0 {\n",
+				New: "\t\t\t\t\tif true {\n",
 			},
 		},
 		Caught:    bypassed,
@@ -222,40 +223,25 @@ var Breaks = []Break{
 		What: "lock2's swap enters a critical section under a claimed mutex instead of backing off",
 		Edits: []Edit{
 			{
-				Old: "\t\tif *keyFlags8(&l.key)&(mutexHeir>>8) == 0 {\n",
-				New: "\t\tif true {\n",
+				Old: "\t\tif *keyFlags8(&l.key)&(mutexHeir>>8) == 0 {\n\t\t\tmutexTortureNote(mutexEventFastAcquire)\n",
+				New: "\t\tif true {\n\t\t\tmutexTortureNote(mutexEventFastAcquire)\n",
 			},
 		},
 		Caught:    bypassed,
 		BoundOnly: true,
 	},
 	{
-		Name: "wake-skips-heir",
-		What: "a wake takes the top or the bottom of the stack off while the heir sleeps",
+		Name: "pass-clears-claim",
+		What: "the heir names the next heir but clears mutexHeir, so others may take the mutex before it",
 		Edits: []Edit{
 			{
-				Old: "\tif v&mutexHeir != 0 {\n\t\tfor p := top; p != nil; p = p.$link.ptr() {\n",
-				New: "\tif false {\n\t\tfor p := top; p != nil; p = p.$link.ptr() {\n",
+				Old: "\t\tnv := v &^ (mutexStackLocked | spinning)\n",
+				New: "\t\tnv := v &^ (mutexStackLocked | spinning | mutexHeir)\n",
 			},
 		},
-		// The woken M adopts the claim while the heir sleeps on: two
-		// heirs, and the sleeping one enters long after its heir event.
+		// The named heir wakes as the heir of a mutex nobody claims: Ms
+		// take it between its naming and its entry.
 		Caught:    bypassed,
-		BoundOnly: true,
-	},
-	{
-		Name: "late-claim",
-		What: "a starving spinner that finds the mutex held polls on instead of claiming it at that look",
-		Edits: []Edit{
-			{
-				// failures stops at mutexStarveAfter, so this branch
-				// never runs: a starving spinner claims only when a CAS
-				// fails, and polls or sleeps after its looks.
-				Old: "\t\t} else if spinning && !heir && failures >= mutexStarveAfter {\n",
-				New: "\t\t} else if spinning && !heir && failures > mutexStarveAfter {\n",
-			},
-		},
-		Caught:    lateHeir,
 		BoundOnly: true,
 	},
 }
