@@ -75,3 +75,14 @@ func OK(out string) (line string, ok bool) {
 	}
 	return "", false
 }
+
+// watchdogFired is the start of the panic of a contended program whose
+// work was not done within its -watchdog.
+const watchdogFired = "contended: not done after "
+
+// Stalled reports whether out, a contended program's output, shows that
+// its watchdog fired: its work stalled, while the runtime still ran the
+// watchdog's goroutine.
+func Stalled(out string) bool {
+	return strings.Contains(out, watchdogFired)
+}

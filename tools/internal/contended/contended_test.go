@@ -44,3 +44,14 @@ func TestNative(t *testing.T) {
 		t.Errorf("contended -iters 0 succeeded:\n%s", out)
 	}
 }
+
+func TestStalled(t *testing.T) {
+	if !Stalled("goroutine 6 [running]:\npanic: contended: not done after 1m0s (hung?)\n") {
+		t.Error("Stalled misses the watchdog's panic")
+	}
+	for _, out := range []string{"", "contended: ok: 64 goroutines on GOMAXPROCS=8, 20000 rounds each, in 2s\n", "contended: FAIL: 3 rounds\n"} {
+		if Stalled(out) {
+			t.Errorf("Stalled(%q) = true", out)
+		}
+	}
+}

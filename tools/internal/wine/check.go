@@ -32,6 +32,9 @@ type Options struct {
 	// BuildFlags are added to the go commands that build, such as
 	// "-overlay=FILE" to build a deliberately broken runtime.
 	BuildFlags []string
+	// ContendedOnly runs the contended program alone: neither the
+	// control nor the runtime's tests.
+	ContendedOnly bool
 	// Prefix is the Wine prefix's directory; empty means DefaultDir.
 	Prefix string
 	// Host finds and installs Wine and mingw-w64.
@@ -122,26 +125,31 @@ func Check(ctx context.Context, o Options) error {
 	if err := contended.Build(ctx, o.Go, tmp, prog, env, o.BuildFlags, out); err != nil {
 		return err
 	}
-	pkgDir, files, err := RuntimeTestSources(ctx, o.Go, env, o.BuildFlags)
-	if err != nil {
-		return err
-	}
-	names, err := MutexTests(files)
-	if err != nil {
-		return fmt.Errorf("the runtime's lock_*_test.go for windows: %v", err)
-	}
-	var out1 []string
-	for name, why := range leftOut {
-		out1 = append(out1, fmt.Sprintf("wine: leaving %s out: %s\n", name, why))
-	}
-	sort.Strings(out1)
-	fmt.Fprint(out, strings.Join(out1, ""))
-	tests, err := BuildRuntimeTests(ctx, o.Go, tmp, env, o.BuildFlags, out)
-	if err != nil {
-		return err
+	var pkgDir, tests string
+	var names []string
+	if !o.ContendedOnly {
+		var files map[string][]byte
+		pkgDir, files, err = RuntimeTestSources(ctx, o.Go, env, o.BuildFlags)
+		if err != nil {
+			return err
+		}
+		names, err = MutexTests(files)
+		if err != nil {
+			return fmt.Errorf("the runtime's lock_*_test.go for windows: %v", err)
+		}
+		var out1 []string
+		for name, why := range leftOut {
+			out1 = append(out1, fmt.Sprintf("wine: leaving %s out: %s\n", name, why))
+		}
+		sort.Strings(out1)
+		fmt.Fprint(out, strings.Join(out1, ""))
+		tests, err = BuildRuntimeTests(ctx, o.Go, tmp, env, o.BuildFlags, out)
+		if err != nil {
+			return err
+		}
 	}
 	var control string
-	if o.Control {
+	if o.Control && !o.ContendedOnly {
 		dir := filepath.Join(tmp, "control")
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			return err
@@ -163,15 +171,17 @@ func Check(ctx context.Context, o Options) error {
 
 	var errs []error
 	if err := runContended(ctx, p, tmp, prog, "", out); err != nil {
-		errs = append(errs, fmt.Errorf("%s: %v", o.Name, err))
+		errs = append(errs, fmt.Errorf("%s: %w", o.Name, err))
 	}
 	if control != "" {
 		if err := runContended(ctx, p, tmp, control, controlExp, out); err != nil {
 			errs = append(errs, fmt.Errorf("%s: the control, upstream's mutex: %v (Wine itself fails?)", o.Name, err))
 		}
 	}
-	if err := runTests(ctx, p, pkgDir, tests, names, out); err != nil {
-		errs = append(errs, fmt.Errorf("%s: %v", o.Name, err))
+	if !o.ContendedOnly {
+		if err := runTests(ctx, p, pkgDir, tests, names, out); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %v", o.Name, err))
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -210,7 +220,7 @@ func runContended(ctx context.Context, p *Prefix, dir, exe, exp string, out io.W
 	start := time.Now()
 	err := p.Run(ctx, dir, nil, contendedLimit, io.MultiWriter(out, &buf), exe, args...)
 	if Hung(err) {
-		return fmt.Errorf("%s %v", what, err)
+		return fmt.Errorf("%s %w", what, err)
 	}
 	if err != nil {
 		return fmt.Errorf("%s failed: %v", what, err)
