@@ -2,84 +2,118 @@
  * spinbit.pml: a Promela model, for the Spin model checker, of the
  * go-spinbit runtime mutex as goroot/src/runtime/lock_spinbit.go
  * implements it: lock2, lock2Slow, mutexSleepOnStack, mutexPushed,
- * withSleepHint, unlock2, unlock2Wake, mutexWakeOne, mutexUnlink,
- * mutexWakee, and the crash path (mutexOnCrashPath, mutexCrashWait), with
+ * mutexPassClaim, unlock2, unlock2Sampled, unlock2Wake, mutexWakee,
+ * mutexUnlink, and the crash path (mutexOnCrashPath, mutexCrashWait), with
  * the M semaphore of lock_futexsema.go (semasleep(-1) and semawakeup) and
  * the partial M pointers of lock_mkey.go.
  *
  * One process is one M that takes and releases the one mutex, l. Every
  * atomic block of an M is one atomic operation of the Go code (an 8-bit
- * swap, OR or AND, a word CAS, a load, or a semaphore call) together with
- * the local computation that follows it up to the next shared access. The
- * comment on each names the Go function and quotes, in backquotes, the Go
- * statements it stands for; model/README.md says how a test keeps those
- * quotes honest, and which steps fold in more and why.
+ * swap or OR, the 32-bit OR that claims, a word CAS, a load, or a
+ * semaphore call) together with the local computation that follows it up
+ * to the next shared access. The comment on each names the Go function
+ * and quotes, in backquotes, the Go statements it stands for;
+ * model/README.md says how a test keeps those quotes honest. A few steps
+ * fold in more, and say why where they do:
+ *   - an M's stores to its own mWaitList fields while it is not on the
+ *     stack (its link, count and starving mark before its push, its heir
+ *     mark as it claims or enters) share the step of the atomic next to
+ *     them: only the owner of the stack lock reads them, and only of Ms on
+ *     the stack;
+ *   - mutexWakee's walk and unlink, the count of a wake of the top in the
+ *     bottom's topWakes, mutexPassClaim's walk for the oldest starving M
+ *     and its store of the named M's heir mark, and unlock2Sampled's walk
+ *     to the bottom, share the step of the CAS that takes the stack lock
+ *     (or of the CAS that gives it up, or of the load before a retry):
+ *     only the owner of the stack lock reads or writes the links, marks
+ *     and counts of Ms on the stack;
+ *   - the store of the gift shares semawakeup's step, and semasleep's
+ *     load, CAS and futexsleep share a step: the M woken reads its gift
+ *     only after it takes the wakeup, and only it takes from its count;
+ *   - the count and marks of an M taken off the stack are set to zero as
+ *     it is taken off, as well as at its push, where the Go code sets
+ *     them, so that states differing only in what nobody reads are one.
+ * The polls and yields (procyield, osyield, usleep) are only
+ * interleavings: the loads after them are steps. The heir that finds the
+ * stack lock held in mutexPassClaim waits for the key word to change, or
+ * gives up at any moment: its count of yields (mutexPassClaimTries) is not
+ * kept, so every bound is covered, from giving up at once to never. The
+ * model is sequentially consistent; l is not sched.lock
+ * (mutexPreferLowLatency is false); the profile's times and torture
+ * mode's hooks do nothing to the protocol and are left out.
+ *
+ * The key word is an int with the Go constants' values; M number m stands
+ * for its partial pointer in bits 11 and up. Each 8-bit swap writes the
+ * whole low byte, so it clears bits 2-7 and leaves bits 8 and up alone;
+ * the ORs change only their bits; the other bits change only by CAS.
  *
  * What is checked (model/README.md has the checks and the mutants):
- *   - mutual exclusion, who holds mutexLocked, the shape of the stack of
- *     sleepers, who owns mutexSpinning, mutexStackLocked and the claim
- *     (mutexHeir), the hint only while l is held: the invariant of
- *     proctype monitor;
- *   - the bound of the heir: from its heir event on, no other M passes
- *     the claim check of lock2 or lock2Slow before the heir enters
- *     (BUDGET, 0 by default; assertion in acquired());
- *   - when the heir event comes: a spinner that has failed BYP times
- *     and is not the heir never goes on from a look or a failed CAS
- *     without its heir event, other than by taking l (assertion in
- *     notLate());
- *   - the wakes a sleeper waits for: while an M sleeps on the stack, the
- *     wakes that take other Ms off it, a sleeping heir's aside, number at
- *     most (TOPWAKES+1)*(b+1)-1, where b is the number of Ms below it when
- *     it pushed itself; and at most POPMAX other Ms are taken off in all
- *     (assertions in takenOff());
- *   - no lost wakeup: a sleeper nobody wakes is an invalid end state, and
- *     proctype final asserts that l is free and idle once every M is done;
- *   - at most one wakeup pending per M (assertion at semawakeup);
- *   - progress under weak fairness: "terminates" (every M finishes its
- *     acquisitions) and, with FOREVER, "live" (every M that calls lock2
- *     enters).
+ *   - in every state (proctype monitor): mutual exclusion; mutexLocked set
+ *     exactly while an M holds l; the stack without cycles or repeats,
+ *     holding exactly the Ms that pushed themselves and were not taken
+ *     off; mutexSpinning and mutexStackLocked each set exactly while one M
+ *     owns it; at most one heir, mutexHeir set while there is one, and its
+ *     mark (m.mWaitList.heir) set exactly while it is the heir; bits 2-7
+ *     zero;
+ *   - the bound: from an M's heir event (its claim, or its naming by
+ *     mutexPassClaim) until it takes l, no other M takes l but on the
+ *     crash path (assertion in entered());
+ *   - the naming order: a starving M on the stack is passed over by at
+ *     most NM-1 namings of other Ms between its push and its own naming
+ *     or wake (assertion in designate());
+ *   - at most one wakeup pending per M (assertion at semawakeup, but with
+ *     the binary semaphore of -DBINSEMA);
+ *   - no lost wakeup, and a clean end: with finite runs a sleeper nobody
+ *     wakes, or any M that waits for ever, is an invalid end state, and
+ *     proctype final asserts that once every M is done l is free,
+ *     unclaimed and idle;
+ *   - progress under weak fairness: "terminates" (with finite runs, every
+ *     M finishes), "live" (every M that calls lock2 returns), "heirlive"
+ *     (every heir enters), and with -DLIVEF "livef" (every lock2 returns
+ *     if the Ms lose only finitely many races: failed CASes, claims that
+ *     another M made first, unlocks between another M's swap that cleared
+ *     the hint and its OR).
  *
- * -DFOREVER makes every M lock and unlock forever instead of NACQ times.
- * -DCRASH adds a signal handler on M 1 that takes l once on the crash
- * path while M 1 is frozen. Each -DMUTANT_... changes one marked spot.
+ * Defines: NM (2 or 3 Ms), ROUNDS (acquisitions per M) or FOREVER (lock
+ * and unlock for ever); SPIN, PASS, LOOKS and TOPW, the constants below;
+ * SAMPLE, the sampled unlock (unlock2Sampled) besides the quick one,
+ * which every check defines on a Go tree that has unlock2Sampled;
+ * BINSEMA, a semaphore that keeps one wakeup instead of a count; CRASH, a
+ * signal handler on M 1 that takes l once on the crash path, at any
+ * moment of M 1's life but while M 1 holds l, with M 1 frozen until it
+ * returns; LIVEF, the ghost of lost races that "livef" reads. Each
+ * -DMUTANT_... changes one marked spot.
  */
 
 /* ---- configuration ---------------------------------------------------- */
 
 #ifndef NM
-#define NM 3            /* Ms taking part: 2 or 3 */
+#define NM 2            /* Ms taking part: 2 or 3 */
 #endif
 #if NM < 2 || NM > 3
 #error "NM must be 2 or 3"
 #endif
-#ifndef NACQ
-#define NACQ 1          /* acquisitions per M, without FOREVER */
+#ifndef ROUNDS
+#define ROUNDS 1        /* acquisitions per M, without FOREVER */
 #endif
-#ifndef NACQ1
-#define NACQ1 NACQ      /* acquisitions of M 1 */
+/* mutexActiveSpinCount (4 in Go): with mutexPassiveSpinCount (1, kept),
+ * a waiter that may poll polls SPIN+1 times before it sleeps. */
+#ifndef SPIN
+#define SPIN 1
 #endif
-/* mutexActiveSpins+mutexPassiveSpins: the spinner's polls before it
- * sleeps. Go's is larger; what matters here is that it is finite. */
-#ifndef SPINS
-#define SPINS 1
+/* mutexStarvePasses (2 in Go): passes that make a waiter starving. */
+#ifndef PASS
+#define PASS 2
 #endif
-/* mutexStarveAfter (2 in Go): failures that make a waiter starving. */
-#ifndef BYP
-#define BYP 1
+/* mutexStarveLooks (64 in Go): passes of the loop that make a waiter
+ * starving, however it was counted. */
+#ifndef LOOKS
+#define LOOKS 4
 #endif
-/* mutexTopWakes (3 in Go): the wakes that may take the top of the stack
- * while one M sleeps at its bottom. */
-#ifndef TOPWAKES
-#define TOPWAKES 1
-#endif
-/* entries by other Ms allowed after an heir event, before the heir's */
-#ifndef BUDGET
-#define BUDGET 0
-#endif
-/* wakes of other Ms, a sleeping heir's included, allowed while an M
- * sleeps on the stack */
-#ifndef POPMAX
-#define POPMAX 255
+/* mutexTopWakes (3 in Go): wakes that may take the top of the stack while
+ * one M sleeps at its bottom. */
+#ifndef TOPW
+#define TOPW 3
 #endif
 
 /* ---- the key word, with the Go constants' values ----------------------- */
@@ -99,19 +133,20 @@
 #define HID (NM + 1)
 #define mutexPartialM(m) ((m) << mutexMBits)
 #define mutexMFromKey(x) ((x) >> mutexMBits)
-#define withSleepHint(x) ((mutexMFromKey(x) != 0) -> ((x) | mutexSleeping) : (x))
 
 int  key;                       /* l.key */
 byte nextwaitm[NM + 1];         /* m.mWaitList.next; [0], nil's, stays 0 */
-byte waitsema[NM + 1];          /* m.waitsema, the futex word of an M's semaphore */
-bool infutex[NM + 1];           /* the kernel: the M waits in futexsleep */
 bool heirMark[NM + 1];          /* m.mWaitList.heir */
+bool starvingMark[NM + 1];      /* m.mWaitList.starving */
+bool giftMark[NM + 1];          /* m.mWaitList.gift */
 byte topWakes[NM + 1];          /* m.mWaitList.topWakes */
+byte waitsema[NM + 1];          /* m.waitsema: the wakeups an M has not taken */
 
-/* Where unlock2Wake or mutexWakeOne returns to. */
-#define RET_BACKOFF 1           /* lock2's back-off: on to lock2Slow */
-#define RET_UNLOCK  2           /* unlock2: it returns */
-#define RET_BLOCKED 3           /* lock2Slow's wake of a claimed free l: on to its load */
+/* Where unlock2Wake returns to. */
+#define R_FAST   1              /* lock2's back-off: on to lock2Slow */
+#define R_KICK   2              /* lock2Slow's wake of a free, claimed l: its load */
+#define R_SLOW   3              /* lock2Slow's back-off: a pass, its load */
+#define R_UNLOCK 4              /* unlock2: it returns */
 
 /* ---- ghost state, read only by the checks ------------------------------ */
 
@@ -119,22 +154,35 @@ byte holders;                   /* Ms in their critical sections */
 byte owner;                     /* the M (or HID) that holds mutexLocked, or 0 */
 byte spinOwner;                 /* the M that owns mutexSpinning, or 0 */
 byte stackOwner;                /* the M (or HID) that owns mutexStackLocked, or 0 */
-byte heirOwner;                 /* the heir, from its heir event to its entry, or 0 */
-byte unlinked;                  /* an M unlinked from below the top, not yet given mutexSpinning */
+bool isHeir[NM + 2];            /* the heir, from its heir event to just after its entry */
 bool onStack[NM + 1];           /* pushed and not taken off */
-byte nstack;                    /* Ms on the stack */
 bool want[NM + 2];              /* inside lock2, not yet entered */
-byte budget[NM + 1];            /* the heir: entries by others still allowed before its own */
-byte below[NM + 1];             /* a sleeper: Ms on the stack below it when it pushed itself */
-byte pops[NM + 1];              /* a sleeper: Ms but a sleeping heir taken off the stack since its push */
-byte allPops[NM + 1];           /* a sleeper: Ms taken off the stack since its push */
+bool restoring[NM + 2];         /* between a fast path's swap that cleared the hint and its OR */
+byte passedOver[NM + 1];        /* a starving sleeper: namings of others since its push */
 #ifndef FOREVER
-byte done;                      /* Ms that finished their NACQ acquisitions */
+byte done;                      /* Ms that finished their ROUNDS acquisitions */
+#endif
+#ifdef LIVEF
+bool failTick;                  /* flips at every race an M loses */
+#define FAILED failTick = !failTick
+#else
+#define FAILED skip
 #endif
 #ifdef CRASH
 bool intr;                      /* the handler runs on M 1, which is frozen */
 byte m1pid = 255;               /* M 1's process id */
 bool hdone;                     /* the handler has returned */
+#endif
+
+/* The mutant that lets the heir ignore its swap's result breaks who holds
+ * mutexLocked first; its checks are off there, so that mutual exclusion
+ * is the assertion that fails. */
+#ifdef MUTANT_HEIR_NOCHECK
+#define OWNED(c) skip
+#define LOCKOK true
+#else
+#define OWNED(c) assert(c)
+#define LOCKOK (((key & mutexLocked) != 0) == (owner != 0))
 #endif
 
 /* ---- the invariant ------------------------------------------------------ */
@@ -147,40 +195,31 @@ bool hdone;                     /* the handler has returned */
 #define STACKOK (K3 == 0 && (K1 == 0 || K1 != K0) && (K2 == 0 || (K2 != K0 && K2 != K1)))
 #define LISTED(m) (K0 == (m) || K1 == (m) || K2 == (m))
 #define MEMBERS ((onStack[1] == LISTED(1)) && (onStack[2] == LISTED(2)) && (onStack[3] == LISTED(3)))
-#define IDLE(m) (waitsema[m] == 0 && !infutex[m] && !onStack[m] && !heirMark[m])
+#define NHEIRS (isHeir[1] + isHeir[2] + isHeir[3])
+#define HEIRBITOK ((!isHeir[1] || (key & mutexHeir) != 0) && (!isHeir[2] || (key & mutexHeir) != 0) && (!isHeir[3] || (key & mutexHeir) != 0))
+#define MARKOK (heirMark[1] == isHeir[1] && heirMark[2] == isHeir[2] && heirMark[3] == isHeir[3])
+#define IDLE(m) (waitsema[m] == 0 && !onStack[m] && !heirMark[m])
 #define ALLIDLE (IDLE(1) && IDLE(2) && IDLE(3))
+#define RESTORING (restoring[1] || restoring[2] || restoring[3])
 #else
 #define STACKOK (K2 == 0 && (K1 == 0 || K1 != K0))
 #define LISTED(m) (K0 == (m) || K1 == (m))
 #define MEMBERS ((onStack[1] == LISTED(1)) && (onStack[2] == LISTED(2)))
-#define IDLE(m) (waitsema[m] == 0 && !infutex[m] && !onStack[m] && !heirMark[m])
+#define NHEIRS (isHeir[1] + isHeir[2])
+#define HEIRBITOK ((!isHeir[1] || (key & mutexHeir) != 0) && (!isHeir[2] || (key & mutexHeir) != 0))
+#define MARKOK (heirMark[1] == isHeir[1] && heirMark[2] == isHeir[2])
+#define IDLE(m) (waitsema[m] == 0 && !onStack[m] && !heirMark[m])
 #define ALLIDLE (IDLE(1) && IDLE(2))
+#define RESTORING (restoring[1] || restoring[2])
 #endif
 
-/* True in every state:
- *   - at most one M is in its critical section;
- *   - mutexLocked is set exactly while some M holds it;
- *   - the stack has no cycle and no M twice, and holds exactly the Ms that
- *     pushed themselves and were not taken off;
- *   - mutexSpinning is set exactly when an M owns it, and likewise
- *     mutexStackLocked;
- *   - while an M is the heir, mutexHeir is set, and the heir is the
- *     spinner, or asleep on the stack (or taken off it and not yet given
- *     mutexSpinning) while nobody spins;
- *   - the hint is set only while l is held;
- *   - bits 2-7, which every swap of the low byte writes, stay zero.
- * Each is asserted on its own, so that pan names the one that failed. */
-#define LOCKOK  (((key & mutexLocked) != 0) == (owner != 0))
-#define SPINOK  (((key & mutexSpinning) != 0) == (spinOwner != 0))
-#define SLOK    (((key & mutexStackLocked) != 0) == (stackOwner != 0))
-#define HEIROK  (heirOwner == 0 || ((key & mutexHeir) != 0 && \
-		 (spinOwner == heirOwner || (spinOwner == 0 && (onStack[heirOwner] || unlinked == heirOwner)))))
-#define HINTOK  ((key & mutexSleeping) == 0 || (key & mutexLocked) != 0)
+#define SPINOK (((key & mutexSpinning) != 0) == (spinOwner != 0))
+#define SLOK   (((key & mutexStackLocked) != 0) == (stackOwner != 0))
 #define INVARIANT (holders <= 1 && LOCKOK && nextwaitm[0] == 0 && STACKOK && MEMBERS && \
-		   SPINOK && SLOK && HEIROK && HINTOK && (key & unusedBits) == 0)
+		   SPINOK && SLOK && NHEIRS <= 1 && HEIRBITOK && MARKOK && (key & unusedBits) == 0)
 
 active proctype monitor() {
-end:	atomic {        /* model: the invariant */
+end:	atomic {        /* model: the invariant, in every state */
 		!(INVARIANT) ->
 		assert(holders <= 1);
 		assert(LOCKOK);
@@ -188,8 +227,9 @@ end:	atomic {        /* model: the invariant */
 		assert(MEMBERS);
 		assert(SPINOK);
 		assert(SLOK);
-		assert(HEIROK);
-		assert(HINTOK);
+		assert(NHEIRS <= 1);
+		assert(HEIRBITOK);
+		assert(MARKOK);
 		assert((key & unusedBits) == 0)
 	}
 }
@@ -200,324 +240,479 @@ end:	atomic {        /* model: the invariant */
 #else
 #define ALLDONE (done == NM)
 #endif
-/* Once every M is done: l is free, unclaimed and its hint clear; nobody
- * spins, owns the stack, sleeps or is the heir, and no semaphore holds a
- * wakeup nobody took. */
+/* Once every M is done: l is free, unclaimed, without hint and stack;
+ * nobody spins, owns the stack, sleeps or is named the heir, and no
+ * semaphore holds a wakeup nobody took. */
 active proctype final() {
-end:	atomic { ALLDONE -> assert(key == 0 && ALLIDLE && holders == 0 && owner == 0 && spinOwner == 0 && stackOwner == 0 && heirOwner == 0) }   /* model: the end */
+end:	atomic { ALLDONE -> assert(key == 0 && ALLIDLE && holders == 0 && owner == 0 && spinOwner == 0 && stackOwner == 0 && NHEIRS == 0) }   /* model: the end */
 }
 #endif
 
 /* ---- ghost steps --------------------------------------------------------- */
 
-/* me enters its critical section. An entry after the claim check of
- * lock2 or lock2Slow counts against the heir's budget; the model's entry
- * is that check. */
-inline acquired() {
-	assert(owner == me);            /* only the holder of mutexLocked enters */
+/* me takes l, not on the crash path: at the CAS that takes it, the heir's
+ * swap, or the load after a swap that finds no claim. No other M may be
+ * the heir then (the bound). */
+inline entered() {
+	OWNED(owner == me);
 	holders++;
-	assert(holders == 1);           /* mutual exclusion */
-	if
-	:: heirOwner != 0 && heirOwner != me ->
-		assert(budget[heirOwner] > 0);  /* the bound of the heir */
-		budget[heirOwner]--
-	:: else -> skip
-	fi;
+	assert(holders == 1);                   /* mutual exclusion */
+	assert(NHEIRS == 0 || isHeir[me]);      /* the bound: no entry between an heir event and the heir's */
 	want[me] = false
 }
 
-/* me's heir event: the OR of mutexHeir as spinner, or the load at which
- * it finds it set as spinner. */
+/* me's heir event by its claim: the OR that found mutexHeir clear. */
 inline heirEvent() {
-	assert(heirOwner == 0);         /* one heir at a time */
-	heirOwner = me;
-	budget[me] = BUDGET
+	assert(NHEIRS == 0);                    /* one heir at a time */
+	heirMark[me] = true;
+	isHeir[me] = true;
+	heir = true
 }
 
-/* me goes on from a look or a failed CAS without taking l: to poll, wake,
- * push itself or look again. A starving spinner has had its heir event
- * by then: it must be the heir. */
-inline notLate() {
-	assert(!spinning || heir || failures < BYP)     /* the time of the heir event */
-}
-
-/* The wake takes w off the stack (its CAS as the top, or its unlink from
- * below the top): count it against every other sleeper. w's own link is
- * dead until its next push writes it: clear it, so that states differing
- * only there are one. */
-inline takenOff(i) {
-	assert(onStack[w]);
-	onStack[w] = false;
-	nstack--;
-	nextwaitm[w] = 0;
-	pops[w] = 0; allPops[w] = 0; below[w] = 0; topWakes[w] = 0;
-	for (i : 1 .. NM) {
+/* The heir's mutexPassClaim names n, asleep on the stack, the next heir:
+ * n's heir event. Every other starving M on the stack is passed over;
+ * at most NM-1 namings pass one over between its push and its own naming
+ * or wake (the naming order). */
+inline designate(n) {
+	assert(NHEIRS == 0 && onStack[n]);      /* one heir at a time */
+	heirMark[n] = true;
+	isHeir[n] = true;
+	p = mutexMFromKey(key);
+	do
+	:: p == 0 -> break
+	:: p != 0 ->
 		if
-		:: onStack[i] ->
-			if
-			:: !heirMark[w] ->
-				pops[i]++;
-				assert(pops[i] <= (TOPWAKES + 1) * (below[i] + 1) - 1)  /* the wakes a sleeper waits for */
-			:: else -> skip
-			fi;
-			allPops[i]++;
-			assert(allPops[i] <= POPMAX)    /* the wakes a sleeper sees */
+		:: p != n && starvingMark[p] ->
+			passedOver[p]++;
+			assert(passedOver[p] <= NM - 1) /* the naming order */
 		:: else -> skip
-		fi
-	}
-	i = 0
+		fi;
+		p = nextwaitm[p]
+	od
 }
 
-/* ---- the waking: unlock2Wake, mutexWakeOne, mutexWakee ------------------ */
+#define INC(x, cap) x = ((x) < (cap) -> (x) + 1 : (x))
 
-/* mutexWakee: the heir if v shows a claim and the heir sleeps; else the
- * top of the stack, if the bottom is below it and has seen fewer than
- * TOPWAKES wakes of the top while at the bottom, counting this one; else
- * the bottom. It reads the links, the marks and the counts of Ms on the
- * stack of v, and writes the bottom's count, which only the stack's owner
- * changes. */
-inline mutexWakee() {
-	w = 0;
-	t = mutexMFromKey(v);
-	if
-	:: (v & mutexHeir) != 0 ->
-		do
-		:: t != 0 && heirMark[t] -> w = t; break
-		:: t != 0 && !heirMark[t] -> t = nextwaitm[t]
-		:: t == 0 -> break
-		od;
-#ifdef MUTANT_WAKE_IGNORES_HEIR
-		w = 0;          /* mutant: the wake ignores the sleeping heir */
-#endif
-		t = mutexMFromKey(v)
-	:: else -> skip
-	fi;
-	if
-	:: w == 0 ->
-#ifndef MUTANT_WAKE_TOP
-		do
-		:: nextwaitm[t] != 0 -> t = nextwaitm[t]
-		:: else -> break
-		od;
-		if
-#ifndef MUTANT_TOPWAKES_ONE_MORE
-		:: t != mutexMFromKey(v) && topWakes[t] < TOPWAKES ->
-#else
-		:: t != mutexMFromKey(v) && topWakes[t] <= TOPWAKES ->   /* mutant: one wake of the top too many */
-#endif
-			topWakes[t]++;
-			w = mutexMFromKey(v)
-		:: else -> w = t
-		fi
-#else
-		w = t           /* mutant: wake the top, the M that slept last */
-#endif
-	:: else -> skip
-	fi;
-	t = 0
+/* lock2Slow's locals are dead once it returns: clear them, so that states
+ * differing only there are one. */
+inline slowDone() {
+	v = 0; nv = 0; i = 0; passed = 0; looks = 0; heirNext = 0;
+	weSpin = false; atTail = false; heir = false; slept = false; kicked = false
 }
 
-/* Where a wake returns to. */
+/* ---- unlock2Wake and mutexWakee ----------------------------------------- */
+
+/* Where unlock2Wake returns to, in lock2, lock2Slow or unlock2. */
 inline wakeReturn() {
+	v = 0; nv = 0; wakem = 0; gift = false; committed = 0; passedBottom = 0;
 	if
-	:: ret == RET_BACKOFF -> ret = 0; goto slow
-	:: ret == RET_UNLOCK -> ret = 0; goto unlocked
-	:: ret == RET_BLOCKED -> ret = 0; goto s_load
+	:: ret == R_FAST -> ret = 0; goto s_first
+	:: ret == R_KICK -> ret = 0; goto s_reload
+	:: ret == R_SLOW -> ret = 0; INC(passed, PASS); goto s_reload
+	:: ret == R_UNLOCK -> ret = 0; goto unlocked
 	fi
 }
 
-/* unlock2Wake (from its first step, which the caller labels w_load) and
- * mutexWakeOne (from w_take), run by pm. A wake returns to the caller's
- * labels slow, unlocked or s_load (wakeReturn). */
-inline wakeCode(pm) {
-	atomic {        /* go unlock2Wake: `v := atomic.Loaduintptr(&l.key)`, `v = atomic.Loaduintptr(&l.key)`, `if v&mutexMMask == 0 {`, `if v&(mutexStackLocked|mutexSpinning) != 0 {`, `if mutexWakeOne(l, v) {` */
-		v = key;
+/* mutexUnlink: w, below a, leaves the stack. */
+inline unlink(a, w) {
+	nextwaitm[a] = nextwaitm[w];
+	onStack[w] = false
+}
+
+/* mutexWakee for the key word v, whose stack the caller owns: wakem,
+ * committed (an M unlinked from below the top) and passedBottom. */
+inline mutexWakee() {
+	t = mutexMFromKey(v);
+	wakem = 0; passedBottom = 0;
+	if
+	:: (v & mutexHeir) != 0 ->
+		above = 0; p = t;
+		do
+		:: p == 0 -> break
+		:: p != 0 && heirMark[p] ->
+			if
+			:: p != t -> unlink(above, p); committed = p
+			:: else -> skip
+			fi;
+			wakem = p;
+			break
+		:: p != 0 && !heirMark[p] -> above = p; p = nextwaitm[p]
+		od
+	:: (v & mutexHeir) == 0 && (v & mutexSpinning) != 0 -> skip
+	:: (v & mutexHeir) == 0 && (v & mutexSpinning) == 0 ->
+		above = 0; bottom = t;
+		do
+		:: nextwaitm[bottom] != 0 -> above = bottom; bottom = nextwaitm[bottom]
+		:: else -> break
+		od;
 		if
-		:: mutexMFromKey(v) == 0 -> v = 0; wakeReturn()
-		:: mutexMFromKey(v) != 0 && (v & (mutexStackLocked | mutexSpinning)) != 0 -> v = 0; wakeReturn()
-		:: else -> goto w_take
+		:: bottom == t -> wakem = t
+		:: bottom != t && topWakes[bottom] < TOPW -> wakem = t; passedBottom = bottom
+		:: bottom != t && topWakes[bottom] >= TOPW -> unlink(above, bottom); wakem = bottom; committed = bottom
+		fi
+	fi;
+	t = 0; p = 0; above = 0; bottom = 0
+}
+
+/* unlock2Wake's loop body with the stack lock owned, for v: the word its
+ * CAS writes (nv), whom it wakes and whether it gives mutexSpinning. */
+inline wakeNext() {
+	assert(mutexMFromKey(v) != 0 && (v & mutexStackLocked) != 0 && stackOwner == me);
+	headM = mutexMFromKey(v);
+	if
+	:: committed == 0 -> mutexWakee()
+	:: else -> wakem = committed; passedBottom = 0
+	fi;
+	if
+	:: wakem != 0 && wakem == mutexMFromKey(v) -> headM = nextwaitm[wakem]
+	:: else -> skip
+	fi;
+	nv = mutexPartialM(headM) | (v & flagBits & ~mutexStackLocked);
+	gift = (wakem != 0 && (v & mutexSpinning) == 0);
+	if
+	:: gift -> nv = nv | mutexSpinning
+	:: else -> skip
+	fi;
+	headM = 0
+}
+
+/* unlock2Wake, from w_load, run by me (an M or the handler). */
+inline wakeCode() {
+	atomic {        /* go unlock2Wake: `v := atomic.Loaduintptr(&l.key)`, `if haveStackLock {`, `goto useStackLock`, `if !(v&mutexSpinning == 0 ||`, `v&mutexHeir != 0 ||`, `if v&mutexMMask == 0 || v&mutexStackLocked != 0 {` */
+		/* go mutexPreferLowLatency: `return false` */
+		v = key;
+		committed = 0;
+		if
+		:: haveStackLock -> haveStackLock = false; wakeNext(); goto w_cas
+#ifndef MUTANT_WAKE_SPINNER_RETURNS
+		:: !haveStackLock && (v & mutexSpinning) != 0 && (v & mutexHeir) == 0 -> wakeReturn()
+		:: !haveStackLock && !((v & mutexSpinning) != 0 && (v & mutexHeir) == 0) &&
+		   (mutexMFromKey(v) == 0 || (v & mutexStackLocked) != 0) -> wakeReturn()
+		:: !haveStackLock && !((v & mutexSpinning) != 0 && (v & mutexHeir) == 0) &&
+		   mutexMFromKey(v) != 0 && (v & mutexStackLocked) == 0 -> goto w_take
+#else
+		:: !haveStackLock && (v & mutexSpinning) != 0 -> wakeReturn()  /* mutant: a spinner is enough, whatever the claim */
+		:: !haveStackLock && (v & mutexSpinning) == 0 &&
+		   (mutexMFromKey(v) == 0 || (v & mutexStackLocked) != 0) -> wakeReturn()
+		:: !haveStackLock && (v & mutexSpinning) == 0 &&
+		   mutexMFromKey(v) != 0 && (v & mutexStackLocked) == 0 -> goto w_take
+#endif
 		fi
 	}
 w_take:
-	atomic {        /* go mutexWakeOne: `if !atomic.Casuintptr(&l.key, v, v|mutexStackLocked) {`, `return false`, `v |= mutexStackLocked`, `w, event := mutexWakee(v)`, `if mutexMFromKey(v) == w {` */
-		/* go mutexWakee: `if v&mutexHeir != 0 {`, `for p := top; p != nil; p = p.nextwaitm.ptr() {`, `if p.mWaitList.heir {`, `bottom := top`, `for bottom.nextwaitm != 0 {`, `bottom = bottom.nextwaitm.ptr()`, `if bottom != top && bottom.mWaitList.topWakes < mutexTopWakes {`, `bottom.mWaitList.topWakes++`, `return top, mutexEventWakeTop`, `return bottom, mutexEventWake` */
+	atomic {        /* go unlock2Wake: `next := v | mutexStackLocked`, `if atomic.Casuintptr(&l.key, v, next) {`, `v = next` */
 		if
 		:: key == v ->
 			key = v | mutexStackLocked;
 			v = v | mutexStackLocked;
-			assert(stackOwner == 0 && spinOwner == 0);
-			stackOwner = pm;
-			mutexWakee();
-			if
-			:: mutexMFromKey(v) == w -> goto w_pop
-			:: else -> goto w_unlink
-			fi
-		:: else ->
-			if
-			:: ret == RET_BLOCKED -> v = 0; wakeReturn()
-			:: else -> goto w_load
-			fi
+			assert(stackOwner == 0);
+			stackOwner = me;
+			wakeNext();
+			goto w_cas
+		:: else -> FAILED; goto w_takeload
 		fi
 	}
-w_pop:
-	atomic {        /* go mutexWakeOne: `next := v&^(mutexMMask|mutexStackLocked|mutexSleeping) | mutexPartialM(w.nextwaitm.ptr()) | mutexSpinning`, `if atomic.Casuintptr(&l.key, v, next) {` */
-		if
-		:: key == v ->
-			assert(stackOwner == pm && spinOwner == 0);
-			key = (v & flagBits & ~(mutexStackLocked | mutexSleeping)) | mutexPartialM(nextwaitm[w]) | mutexSpinning;
-			takenOff(t);
-			stackOwner = 0;
-			spinOwner = w;
-			v = 0;
-			goto w_wake
-		:: else -> goto w_popload
-		fi
-	}
-w_popload:
-	atomic {        /* go mutexWakeOne: `v = atomic.Loaduintptr(&l.key)`, `continue`, `if mutexMFromKey(v) == w {` */
+w_takeload:
+	atomic {        /* go unlock2Wake: `v = atomic.Loaduintptr(&l.key)`, `if v&mutexMMask == 0 || v&mutexStackLocked != 0 {` */
 		v = key;
 		if
-		:: mutexMFromKey(v) == w -> goto w_pop
-		:: else -> goto w_unlink
+		:: mutexMFromKey(v) == 0 || (v & mutexStackLocked) != 0 -> wakeReturn()
+		:: else -> goto w_take
 		fi
 	}
-	/* The unlink writes a link that only the stack's owner reads or
-	 * writes, of an M asleep below the top: it is a step of its own, before
-	 * the CAS that gives the stack up. */
-w_unlink:
-	atomic {        /* go mutexUnlink: `above := top`, `for above.nextwaitm.ptr() != w {`, `above = above.nextwaitm.ptr()`, `above.nextwaitm = w.nextwaitm` */
-		/* go mutexWakeOne: `mutexUnlink(mutexMFromKey(v), w)` */
-		t = mutexMFromKey(v);
-		i = 0;
-		do
-		:: nextwaitm[t] == w -> break
-		:: else -> assert(t != 0 && i < NM); t = nextwaitm[t]; i++
-		od;
-		nextwaitm[t] = nextwaitm[w];
-		takenOff(i);
-		t = 0;
-		unlinked = w;
-		goto w_give
-	}
-w_give:
-	atomic {        /* go mutexWakeOne: `for !atomic.Casuintptr(&l.key, v, v&^(mutexStackLocked|mutexSleeping)|mutexSpinning) {` */
+	/* mutexWakee's walk and unlink, and the count of a wake of the top in
+	 * the bottom's topWakes, share the step of the CAS that takes the
+	 * stack (or of the load after a failed CAS): only the stack's owner
+	 * reads or writes the links, marks and counts of Ms on the stack. */
+w_cas:
+	atomic {        /* go unlock2Wake: `wakem, committed, passedBottom, event = mutexWakee(l, v, top)`, `if wakem == top {`, `headM = mutexPartialM(top.nextwaitm.ptr())`, `next := headM | flags`, `gift := wakem != nil && v&mutexSpinning == 0`, `next |= mutexSpinning`, `passedBottom.mWaitList.topWakes++ // while we own the stack`, `if atomic.Casuintptr(&l.key, v, next) {` */
+		/* go mutexWakee: `if v&mutexHeir != 0 {`, `if p.mWaitList.heir {`, `mutexUnlink(above, p)`, `if v&mutexSpinning != 0 && !mutexPreferLowLatency(l) {`, `for bottom.nextwaitm != 0 {`, `if bottom == top {`, `if bottom.mWaitList.topWakes < mutexTopWakes {`, `return top, nil, bottom, mutexEventWakeTop`, `mutexUnlink(above, bottom)` */
+		/* go mutexUnlink: `above.nextwaitm = w.nextwaitm` */
 		if
 		:: key == v ->
-			assert(stackOwner == pm && spinOwner == 0);
-			key = (v & ~(mutexStackLocked | mutexSleeping)) | mutexSpinning;
+			key = nv;
 			stackOwner = 0;
-			spinOwner = w;
-			unlinked = 0;
-			v = 0;
-			goto w_wake
-		:: else -> goto w_giveload
+			if
+			:: wakem != 0 && wakem == mutexMFromKey(v) -> onStack[wakem] = false
+			:: else -> skip
+			fi;
+			if
+			:: gift -> assert(spinOwner == 0); spinOwner = wakem
+			:: else -> skip
+			fi;
+			if
+			:: passedBottom != 0 -> topWakes[passedBottom]++
+			:: else -> skip
+			fi;
+			/* the count and marks of an M taken off are read only
+			 * after its next push writes them: clear them */
+			if
+			:: wakem != 0 -> topWakes[wakem] = 0; starvingMark[wakem] = false; passedOver[wakem] = 0; goto w_wake
+			:: else -> wakeReturn()
+			fi
+		:: else -> FAILED; goto w_casload
 		fi
 	}
-w_giveload:
-	atomic {        /* go mutexWakeOne: `v = atomic.Loaduintptr(&l.key)` */
+w_casload:
+	atomic {        /* go unlock2Wake: `passedBottom.mWaitList.topWakes--`, `v = atomic.Loaduintptr(&l.key)`, `wakem := committed`, `if committed == nil {` */
 		v = key;
-#ifndef MUTANT_UNLINK_RETRY_ALL
-		goto w_give
-#else
-		goto w_popload  /* mutant: redo the whole choice, not only the CAS */
-#endif
+		wakeNext();
+		goto w_cas
 	}
-	/* semawakeup's Xadd and futexwakeup share a step: an M that has not
-	 * yet entered futexsleep finds the count raised and does not sleep. */
+	/* The store of the gift shares semawakeup's step: the M woken reads
+	 * it only after its semasleep takes the wakeup. */
 w_wake:
-	atomic {        /* go mutexWakeOne: `semawakeup(w)`, `return true` */
+	atomic {        /* go unlock2Wake: `wakem.mWaitList.gift = gift`, `semawakeup(wakem)` */
 		/* go semawakeup: `if atomic.Xadd(&mp.waitsema, 1) == 1 {`, `futexwakeup(&mp.waitsema, 1)` */
-		assert(waitsema[w] == 0);       /* never a second pending wakeup */
-		if
-		:: infutex[w] -> infutex[w] = false
-		:: else ->
-#ifndef MUTANT_SEMA_LOSE
-			waitsema[w] = 1
+		giftMark[wakem] = gift;
+#ifndef BINSEMA
+		assert(waitsema[wakem] == 0);       /* never a second pending wakeup */
+		waitsema[wakem]++;
 #else
-			skip    /* mutant: a wakeup given before the sleep is lost */
+		waitsema[wakem] = 1;                /* model: a binary semaphore keeps one wakeup */
 #endif
-		fi;
-		w = 0;
 		wakeReturn()
 	}
 }
 
-/* ---- the M ------------------------------------------------------------- */
+/* ---- unlock2 ------------------------------------------------------------- */
 
-/* A starving spinner that is not the heir claims l held at its look. */
-#ifndef MUTANT_LATE_CLAIM
-#define CLAIMNOW (spinning && !heir && failures >= BYP)
-#else
-#define CLAIMNOW (spinning && !heir && failures >= BYP && spins > 0)      /* mutant: it polls once first */
+/* unlock2's swap, and its test of the hint. */
+inline release() {
+	old8 = key & lowByte;
+	key = key & ~lowByte;
+#ifdef MUTANT_UNLOCK_CLEARS_CLAIM
+	key = key & ~mutexHeir;                 /* mutant: the release also ends the claim */
 #endif
-
-/* lock2Slow's decision at the top of its loop, after each load of v:
- * adopt a claim as spinner (the heir event), then take l, wake the heir,
- * take the role, poll, claim, or push. */
-inline slowDecide() {
+	assert((old8 & mutexLocked) != 0);
+	OWNED(owner == me);
+	owner = 0;
+	holders--;
 	if
-	:: spinning && !heir && (v & mutexHeir) != 0 ->
-		heirMark[me] = true; heir = true; heirEvent()
-	:: else -> skip
-	fi;
-	if
-	:: (v & mutexLocked) == 0 && heir -> goto s_heirswap
-#ifdef MUTANT_SLOW_IGNORES_HEIR
-	:: (v & mutexLocked) == 0 && !heir -> goto s_take       /* mutant: take a claimed l */
-#else
-	:: (v & mutexLocked) == 0 && !heir && (v & mutexHeir) == 0 -> goto s_take
-	:: (v & mutexLocked) == 0 && !heir && (v & mutexHeir) != 0 &&
-	   (v & (mutexSpinning | mutexStackLocked)) == 0 && mutexMFromKey(v) != 0 ->
-#ifndef MUTANT_BLOCKED_NO_WAKE
-		notLate(); ret = RET_BLOCKED; goto w_take
-#else
-		goto s_load     /* mutant: poll instead of waking the sleeping heir */
-#endif
-	:: (v & mutexLocked) == 0 && !heir && (v & mutexHeir) != 0 &&
-	   !((v & (mutexSpinning | mutexStackLocked)) == 0 && mutexMFromKey(v) != 0) &&
-	   (v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 && failures >= BYP -> goto s_adopt
-	:: (v & mutexLocked) == 0 && !heir && (v & mutexHeir) != 0 &&
-	   !((v & (mutexSpinning | mutexStackLocked)) == 0 && mutexMFromKey(v) != 0) &&
-	   !((v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 && failures >= BYP) -> notLate(); goto s_load
-#endif
-	:: (v & mutexLocked) != 0 && CLAIMNOW -> goto s_claim
-	:: (v & mutexLocked) != 0 && !CLAIMNOW &&
-	   spinning && spins < SPINS -> notLate(); spins++; goto s_load
-#ifndef MUTANT_ARRIVE_SPIN
-	:: (v & mutexLocked) != 0 && !spinning &&
-	   (v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 && ((v & mutexHeir) == 0 || failures >= BYP) -> goto s_spin
-	:: (v & mutexLocked) != 0 && !CLAIMNOW && !(spinning && spins < SPINS) &&
-	   !(!spinning && (v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 && ((v & mutexHeir) == 0 || failures >= BYP)) -> goto s_push
-#else
-	/* mutant: an M that does not spin takes mutexSpinning even while Ms sleep */
-	:: (v & mutexLocked) != 0 && !spinning &&
-	   (v & mutexSpinning) == 0 && ((v & mutexHeir) == 0 || failures >= BYP) -> goto s_spin
-	:: (v & mutexLocked) != 0 && !CLAIMNOW && !(spinning && spins < SPINS) &&
-	   !(!spinning && (v & mutexSpinning) == 0 && ((v & mutexHeir) == 0 || failures >= BYP)) -> goto s_push
-#endif
+	:: (old8 & mutexSleeping) != 0 -> old8 = 0; haveStackLock = false; ret = R_UNLOCK; goto w_load
+	:: else ->
+		/* an unlock between another M's fast-path swap that cleared
+		 * the hint and its OR that sets it again: a race that M loses */
+		if
+		:: RESTORING -> FAILED
+		:: else -> skip
+		fi;
+		old8 = 0; goto unlocked
 	fi
 }
 
-/* A CAS of lock2Slow failed: count the failure, and once starving claim
- * (as spinner) or request a claim. */
-inline slowFailed() {
+/* unlock2 from u_unlock, the critical section's end, run by me. With
+ * -DSAMPLE it may take the sampled path (mutexSampleContention), which
+ * releases l in unlock2Sampled if Ms sleep on it. */
+inline unlockCode() {
+#ifndef SAMPLE
+	atomic {        /* go unlock2: `prev8 := atomic.Xchg8(key8(&l.key), 0)`, `if prev8&mutexLocked == 0 {`, `if prev8&mutexSleeping != 0 {`, `unlock2Wake(l, false)` */
+		release()
+	}
+#else
+	atomic {        /* go unlock2: `if !mutexSampleContention() || !unlock2Sampled(l) {`, `prev8 := atomic.Xchg8(key8(&l.key), 0)` */
+		/* go unlock2Sampled: `v := atomic.Loaduintptr(&l.key)`, `if v&mutexMMask == 0 || v&mutexStackLocked != 0 {`, `return false` */
+		if
+		:: true -> release()
+		:: true ->
+			v = key;
+			if
+			:: mutexMFromKey(v) == 0 || (v & mutexStackLocked) != 0 -> v = 0; goto u_swap
+			:: else -> goto u_cas
+			fi
+		fi
+	}
+	/* The walk to the bottom that blames the sleepers' waits reads only
+	 * the links of Ms on the stack, whose lock the CAS takes: it shares
+	 * the CAS's step, and writes only the profile's times. */
+u_cas:
+	atomic {        /* go unlock2Sampled: `next := (v | mutexStackLocked) &^ (mutexLocked | mutexSleeping)`, `if atomic.Casuintptr(&l.key, v, next) {`, `if v&mutexLocked == 0 {`, `unlock2Wake(l, true)` */
+		if
+		:: key == v ->
+			key = (v | mutexStackLocked) & ~(mutexLocked | mutexSleeping);
+			assert((v & mutexLocked) != 0 && stackOwner == 0);
+			OWNED(owner == me);
+			owner = 0;
+			holders--;
+			stackOwner = me;
+			haveStackLock = true;
+			v = 0;
+			ret = R_UNLOCK;
+			goto w_load
+		:: else -> FAILED; goto u_load
+		fi
+	}
+u_load:
+	atomic {        /* go unlock2Sampled: `v = atomic.Loaduintptr(&l.key)`, `if v&mutexMMask == 0 || v&mutexStackLocked != 0 {`, `return false` */
+		v = key;
+		if
+		:: mutexMFromKey(v) == 0 || (v & mutexStackLocked) != 0 -> v = 0; goto u_swap
+		:: else -> goto u_cas
+		fi
+	}
+u_swap:
+	atomic {        /* go unlock2: `prev8 := atomic.Xchg8(key8(&l.key), 0)`, `unlock2Wake(l, false)` */
+		release()
+	}
+#endif
+}
+
+/* ---- lock2's fast path --------------------------------------------------- */
+
+inline fastPath() {
+	atomic {        /* go lock2: `v8 := atomic.Xchg8(k8, mutexLocked)`, `if v8&mutexLocked == 0 {`, `if v8&mutexSleeping != 0 {`, `} else if v8&mutexSleeping != 0 {`, `lock2Slow(l)` */
+		want[me] = true;
+		old8 = key & lowByte;
+		key = (key & ~lowByte) | mutexLocked;
+		if
+		:: (old8 & mutexLocked) == 0 ->
+			OWNED(owner == 0);
+			owner = me;
+			if
+			:: (old8 & mutexSleeping) != 0 -> old8 = 0; goto f_or8
+			:: else -> old8 = 0; goto f_check
+			fi
+#ifndef MUTANT_NO_RESTORE
+		:: (old8 & mutexLocked) != 0 && (old8 & mutexSleeping) != 0 -> old8 = 0; restoring[me] = true; goto f_restore
+		:: (old8 & mutexLocked) != 0 && (old8 & mutexSleeping) == 0 -> old8 = 0; goto s_first
+#else
+		:: (old8 & mutexLocked) != 0 -> old8 = 0; goto s_first     /* mutant: the hint a swap cleared stays cleared */
+#endif
+		fi
+	}
+f_or8:
+	atomic {        /* go lock2: `atomic.Or8(k8, mutexSleeping)` */
+		key = key | mutexSleeping;
+		goto f_check
+	}
+f_check:
+	atomic {        /* go lock2: `if *keyFlags8(&l.key)&(mutexHeir>>8) == 0 {`, `return` */
+		if
+#ifndef MUTANT_FAST_NOBACKOFF
+		:: (key & mutexHeir) == 0 -> entered(); slowDone(); goto u_unlock
+		:: else -> goto f_backoff
+#else
+		:: true -> entered(); slowDone(); goto u_unlock    /* mutant: enter whatever the claim */
+#endif
+		fi
+	}
+f_backoff:
+	atomic {        /* go lock2: `if atomic.Xchg8(k8, 0)&mutexSleeping != 0 {`, `unlock2Wake(l, false)` */
+		old8 = key & lowByte;
+		key = key & ~lowByte;
+		OWNED(owner == me);
+		owner = 0;
+		if
+		:: (old8 & mutexSleeping) != 0 -> old8 = 0; haveStackLock = false; ret = R_FAST; goto w_load
+		:: else -> old8 = 0; goto s_first
+		fi
+	}
+f_restore:
+	atomic {        /* go lock2: `atomic.Or8(k8, mutexSleeping)` */
+		key = key | mutexSleeping;
+		restoring[me] = false;
+		goto s_first
+	}
+}
+
+/* ---- lock2Slow ----------------------------------------------------------- */
+
+/* lock2Slow's loop body from its top, with v just loaded: every local
+ * decision up to the next shared access. */
+inline decide() {
 	if
-	:: failures < BYP -> failures++
+	:: (v & mutexHeir) == 0 -> kicked = false
 	:: else -> skip
 	fi;
 	if
-	:: failures >= BYP && !heir && spinning -> goto s_claim
-#ifndef MUTANT_ARRIVE_NO_CLAIM
-	:: failures >= BYP && !heir && !spinning -> goto s_request
+	:: looks < LOOKS -> looks++
+	:: else ->
+		if
+		:: passed < PASS -> passed = PASS
+		:: else -> skip
+		fi
+	fi;
+	if
+	:: passed >= PASS && !heir && (v & mutexHeir) == 0 -> goto s_claim
+	:: else ->
+		if
+		:: (v & mutexLocked) == 0 && heir -> goto s_heirswap
+		:: (v & mutexLocked) == 0 && !heir && (v & mutexHeir) != 0 ->
+			if
+#ifndef MUTANT_NO_KICK
+			:: !kicked && (v & mutexStackLocked) == 0 && mutexMFromKey(v) != 0 ->
+				kicked = true; haveStackLock = false; ret = R_KICK; goto w_load
 #endif
-	:: else -> notLate(); goto s_load
+			:: else ->
+				if
+				:: (weSpin || atTail) && passed < PASS && i < SPIN + 1 -> goto s_reload
+				:: else -> goto s_push
+				fi
+			fi
+		:: (v & mutexLocked) == 0 && !heir && (v & mutexHeir) == 0 ->
+			if
+			:: weSpin -> goto s_spincas
+			:: else -> goto s_swap
+			fi
+		:: (v & mutexLocked) != 0 ->
+			if
+			:: !weSpin && (v & mutexSpinning) == 0 && mutexMFromKey(v) == 0 -> goto s_spinbit
+			:: else -> pollOrSleep()
+			fi
+		fi
 	fi
 }
 
-/* lock2Slow returns with l taken: clear its locals. */
-inline slowDone() {
-	v = 0; nv = 0; spins = 0; failures = 0; spinning = false; heir = false
+/* Poll (and look again), or sleep. */
+inline pollOrSleep() {
+	if
+	:: (weSpin || atTail || heir) && (passed < PASS || heir || (v & mutexHeir) == 0) && i < SPIN + 1 -> goto s_reload
+	:: else -> goto s_push
+	fi
 }
+
+/* mutexPassClaim's choice after each load of v. */
+inline passDecide() {
+	if
+	:: mutexMFromKey(v) == 0 -> goto r_none
+	:: mutexMFromKey(v) != 0 && (v & mutexStackLocked) != 0 -> goto r_wait
+	:: mutexMFromKey(v) != 0 && (v & mutexStackLocked) == 0 -> goto r_take
+	fi
+}
+
+/* mutexPassClaim's walk: the oldest starving M on v's stack. */
+inline walk() {
+	p = mutexMFromKey(v);
+	do
+	:: p == 0 -> break
+	:: p != 0 ->
+		if
+#ifndef MUTANT_NAME_NEWEST
+		:: starvingMark[p] -> heirNext = p
+#else
+		:: starvingMark[p] && heirNext == 0 -> heirNext = p     /* mutant: the newest starving M */
+#endif
+		:: else -> skip
+		fi;
+		p = nextwaitm[p]
+	od
+}
+
+#define SPINBIT (weSpin -> mutexSpinning : 0)
+
+/* The heir's CAS that ends mutexPassClaim gives up mutexSpinning if it has it. */
+inline dropSpin() {
+	if
+	:: weSpin -> assert(spinOwner == me); spinOwner = 0
+	:: else -> skip
+	fi
+}
+
+#define MLOCALS \
+	int  v, nv; \
+	byte old8, i, passed, looks, ret, heirNext; \
+	byte wakem, committed, passedBottom, headM, t, p, above, bottom; \
+	bool weSpin, atTail, heir, slept, kicked, gift, haveStackLock
 
 #ifdef CRASH
 proctype M(byte me) provided (_pid != m1pid || !intr)
@@ -525,225 +720,296 @@ proctype M(byte me) provided (_pid != m1pid || !intr)
 proctype M(byte me)
 #endif
 {
-	int  v, nv;
-	byte old8, w, t, i, ret, spins, failures;
-	bool spinning, heir;
+	MLOCALS;
 #ifndef FOREVER
-	byte acq;
+	byte rounds;
 #endif
 
 lock2:
-	atomic {        /* go lock2: `prev := atomic.Xchg8(key8(&l.key), mutexLocked)`, `if prev&mutexLocked == 0 {`, `lock2Slow(l)` */
-		want[me] = true;
-		old8 = key & lowByte;
-		key = (key & ~lowByte) | mutexLocked;
-		if
-		:: (old8 & mutexLocked) == 0 -> assert(owner == 0 && old8 == 0); owner = me; goto f_check
-		:: else -> old8 = 0; goto slow
-		fi
-	}
-f_check:
-	atomic {        /* go lock2: `if *keyFlags8(&l.key)&(mutexHeir>>8) == 0 {`, `return` */
-		if
-#ifndef MUTANT_FAST_IGNORES_HEIR
-		:: (key & mutexHeir) == 0 -> acquired(); goto holding
-		:: else -> goto f_backoff
-#else
-		:: true -> acquired(); goto holding     /* mutant: enter whatever the claim */
-#endif
-		fi
-	}
-f_backoff:
-	atomic {        /* go lock2: `if atomic.Xchg8(key8(&l.key), 0)&mutexSleeping != 0 {`, `unlock2Wake(l)`, `lock2Slow(l)` */
-		old8 = key & lowByte;
-		key = key & ~lowByte;
-		assert(owner == me);
-		owner = 0;
-		if
-		:: (old8 & mutexSleeping) != 0 -> old8 = 0; ret = RET_BACKOFF; goto w_load
-		:: else -> old8 = 0; goto slow
-		fi
-	}
+	fastPath();
 
-	/* ---- lock2Slow ---- */
 	/* No M of the model is on the crash path (the handler of -DCRASH
 	 * is). */
-slow:
-	atomic {        /* go lock2Slow: `if mutexOnCrashPath(mp, gp, l) {`, `v := atomic.Loaduintptr(&l.key)`, `for {` */
+s_first:
+	atomic {        /* go lock2Slow: `if mutexOnCrashPath(mp, gp, l) {`, `v := atomic.Loaduintptr(&l.key)`, `for i := 0; ; i++ {` */
 		v = key;
-		slowDecide()
+		decide()
 	}
-s_load:
-	atomic {        /* go lock2Slow: `v = atomic.Loaduintptr(&l.key)`, `if spinning && !heir && v&mutexHeir != 0 {`, `mp.mWaitList.heir = true`, `heir = true` */
+s_reload:
+	atomic {        /* go lock2Slow: `v = atomic.Loaduintptr(&l.key)`, `continue tryAcquire`, `mutexPoll(i, spin)`, `if v&mutexHeir == 0 {`, `kicked = false`, `if looks < mutexStarveLooks {`, `} else if passed < mutexStarvePasses {`, `passed = mutexStarvePasses` */
+		INC(i, SPIN + 1);
 		v = key;
-		slowDecide()
+		decide()
+	}
+s_claim:
+	atomic {        /* go lock2Slow: `if passed >= mutexStarvePasses && !heir && v&mutexHeir == 0 {`, `if atomic.Or32(keyLow32(&l.key), mutexHeir)&mutexHeir == 0 {`, `heir = true`, `mp.mWaitList.heir = true` */
+		if
+#ifndef MUTANT_CLAIM_NOCHECK
+		:: (key & mutexHeir) == 0 -> key = key | mutexHeir; heirEvent()
+		:: else -> FAILED       /* another M claimed first: a race lost */
+#else
+		:: true -> key = key | mutexHeir; heirMark[me] = true; isHeir[me] = true; heir = true     /* mutant: every claimer is the heir */
+#endif
+		fi;
+		goto s_reload
 	}
 s_heirswap:
-	atomic {        /* go lock2Slow: `case heir:`, `if atomic.Xchg8(key8(&l.key), mutexLocked|mutexSleeping)&mutexLocked == 0 {` */
+	atomic {        /* go lock2Slow: `if v&mutexLocked == 0 && heir {`, `if atomic.Xchg8(k8, mutexLocked|mutexSleeping)&mutexLocked == 0 {` */
 		old8 = key & lowByte;
 		key = (key & ~lowByte) | mutexLocked | mutexSleeping;
 		if
-		:: (old8 & mutexLocked) == 0 -> assert(owner == 0); owner = me; old8 = 0; goto s_heirand
-		:: else -> old8 = 0; goto s_load        /* a fast path's swap or the crash path took l */
+#ifndef MUTANT_HEIR_NOCHECK
+		:: (old8 & mutexLocked) == 0 -> OWNED(owner == 0); owner = me; old8 = 0; entered(); goto r_load
+		:: else -> old8 = 0; goto s_reload     /* a fast path's swap took l, or the crash path */
+#else
+		:: true -> owner = me; old8 = 0; entered(); goto r_load  /* mutant: the heir ignores its swap's result */
+#endif
 		fi
 	}
-	/* The mark is read only of an M asleep on the stack: its store shares
-	 * the AND's step. */
-s_heirand:
-	atomic {        /* go lock2Slow: `mp.mWaitList.heir = false`, `atomic.And8(keyFlags8(&l.key), ^uint8((mutexSpinning|mutexHeir)>>8))`, `goto acquired` */
-		assert(spinOwner == me && heirOwner == me && (key & (mutexSpinning | mutexHeir)) == (mutexSpinning | mutexHeir));
-		heirMark[me] = false;
-#ifndef MUTANT_HEIR_STICKY
-		key = key & ~(mutexSpinning | mutexHeir);
-		heirOwner = 0;
-#else
-		key = key & ~mutexSpinning;     /* mutant: the claim outlives the heir's entry */
-#endif
-		spinOwner = 0;
-		acquired();
-		slowDone();
-		goto holding
-	}
-s_take:
-	atomic {        /* go lock2Slow: `case v&mutexHeir == 0:`, `next := v | mutexLocked`, `next &^= mutexSpinning`, `if atomic.Casuintptr(&l.key, v, withSleepHint(next)) {`, `failed = true` */
-		/* go withSleepHint: `if v&mutexMMask != 0 {`, `v |= mutexSleeping` */
+s_spincas:
+	atomic {        /* go lock2Slow: `next := (v &^ mutexSpinning) | mutexSleeping | mutexLocked`, `if next&mutexMMask == 0 {`, `next = next &^ mutexSleeping`, `if atomic.Casuintptr(&l.key, v, next) {`, `passed++` */
+		nv = (v & ~mutexSpinning) | mutexSleeping | mutexLocked;
+		if
+		:: mutexMFromKey(nv) == 0 -> nv = nv & ~mutexSleeping
+		:: else -> skip
+		fi;
 		if
 		:: key == v ->
-			nv = v | mutexLocked;
-			if
-			:: spinning -> nv = nv & ~mutexSpinning; spinOwner = 0
-			:: else -> skip
-			fi;
-#ifndef MUTANT_ACQUIRE_NO_HINT
-			nv = withSleepHint(nv);
-#endif
 			key = nv;
-			assert(owner == 0);
+			OWNED(owner == 0);
 			owner = me;
-			acquired();
+			assert(spinOwner == me);
+			spinOwner = 0;
+			entered();
 			slowDone();
-			goto holding
-		:: else -> slowFailed()
+			goto u_unlock
+		:: else -> FAILED; nv = 0; INC(passed, PASS); goto s_reload
 		fi
 	}
-s_adopt:
-	atomic {        /* go lock2Slow: `case v&(mutexSpinning|mutexMMask) == 0 && failures >= mutexStarveAfter:`, `if atomic.Casuintptr(&l.key, v, v|mutexSpinning) {`, `spinning, spins = true, 0` */
+s_swap:
+	atomic {        /* go lock2Slow: `prev8 := atomic.Xchg8(k8, mutexLocked|mutexSleeping)`, `if prev8&mutexLocked == 0 {`, `passed++` */
+		old8 = key & lowByte;
+		key = (key & ~lowByte) | mutexLocked | mutexSleeping;
+		if
+		:: (old8 & mutexLocked) == 0 -> OWNED(owner == 0); owner = me; old8 = 0; goto s_check
+		:: else -> old8 = 0; INC(passed, PASS); goto s_reload
+		fi
+	}
+s_check:
+	atomic {        /* go lock2Slow: `if *keyFlags8(&l.key)&(mutexHeir>>8) == 0 {`, `break tryAcquire` */
+		if
+		:: (key & mutexHeir) == 0 -> entered(); slowDone(); goto u_unlock
+		:: else -> goto s_backoff
+		fi
+	}
+s_backoff:
+	atomic {        /* go lock2Slow: `if atomic.Xchg8(k8, 0)&mutexSleeping != 0 {`, `unlock2Wake(l, false)`, `passed++` */
+		old8 = key & lowByte;
+		key = key & ~lowByte;
+		OWNED(owner == me);
+		owner = 0;
+		if
+		:: (old8 & mutexSleeping) != 0 -> old8 = 0; haveStackLock = false; ret = R_SLOW; goto w_load
+		:: else -> old8 = 0; INC(passed, PASS); goto s_reload
+		fi
+	}
+s_spinbit:
+	atomic {        /* go lock2Slow: `if !weSpin && v&mutexSpinning == 0 && v&mutexMMask == 0 && atomic.Casuintptr(&l.key, v, v|mutexSpinning) {`, `v |= mutexSpinning`, `weSpin = true` */
 		if
 		:: key == v ->
 			key = v | mutexSpinning;
+			v = v | mutexSpinning;
 			assert(spinOwner == 0);
-			spinOwner = me; spinning = true; spins = 0;
-			goto s_load
-		:: else -> slowFailed()
-		fi
+			spinOwner = me;
+			weSpin = true
+		:: else -> FAILED
+		fi;
+		pollOrSleep()
 	}
-s_claim:
-	atomic {        /* go lock2Slow: `} else if spinning && !heir && failures >= mutexStarveAfter {`, `mp.mWaitList.heir = true`, `atomic.Or8(keyFlags8(&l.key), mutexHeir>>8)`, `heir = true` */
-		heirMark[me] = true;
-		key = key | mutexHeir;
-		heir = true;
-		heirEvent();
-		goto s_load
-	}
-s_request:
-	atomic {        /* go lock2Slow: `if failures >= mutexStarveAfter && !heir {`, `atomic.Or8(keyFlags8(&l.key), mutexHeir>>8)`, `mutexTortureNote(mutexEventHeirRequest)` */
-		key = key | mutexHeir;
-		goto s_load
-	}
-s_spin:
-	atomic {        /* go lock2Slow: `if atomic.Casuintptr(&l.key, v, withSleepHint(v|mutexSpinning)) {`, `spinning, spins = true, 0`, `failed = true` */
-		if
-		:: key == v ->
-			key = withSleepHint(v | mutexSpinning);
-			assert(spinOwner == 0);
-			spinOwner = me; spinning = true; spins = 0;
-			goto s_load
-		:: else -> slowFailed()
-		fi
-	}
-	/* mutexPushed writes the M's link before the CAS; nobody reads it
-	 * unless the CAS publishes the M, so the store shares the CAS's step
-	 * (and a CAS that fails leaves the model's link as it was). */
+	/* mutexPushed writes the M's link and count, and lock2Slow its
+	 * starving mark, before the CAS; nobody reads them unless the CAS
+	 * publishes the M, so the stores share the CAS's step (and a CAS that
+	 * fails leaves them as they were). */
 s_push:
-	atomic {        /* go lock2Slow: `if mutexSleepOnStack(l, v, spinning) {`, `failed = true` */
+	atomic {        /* go lock2Slow: `if v&mutexLocked == 0 && v&mutexHeir == 0 {`, `mp.mWaitList.starving = passed >= mutexStarvePasses || slept && passed >= mutexStarvePasses-1`, `if mutexSleepOnStack(l, v, weSpin) {`, `v = atomic.Loaduintptr(&l.key)` */
 		/* go mutexSleepOnStack: `mp.mWaitList.inWait = true`, `pushed := atomic.Casuintptr(&l.key, v, mutexPushed(v, mp, giveUpSpin))` */
 		/* go mutexPushed: `mp.nextwaitm.set(mutexMFromKey(v))`, `mp.mWaitList.topWakes = 0`, `next := v&^mutexMMask | mutexPartialM(mp) | mutexSleeping`, `next &^= mutexSpinning` */
-		notLate();
+		assert((v & mutexLocked) != 0 || (v & mutexHeir) != 0);
 		if
 		:: key == v ->
-			assert((v & mutexLocked) != 0 && !onStack[me]);
+			assert(!onStack[me]);
 			nextwaitm[me] = mutexMFromKey(v);
 			topWakes[me] = 0;
-#ifndef MUTANT_PUSH_NO_HINT
+			starvingMark[me] = (passed >= PASS || (slept && passed >= PASS - 1));
+			passedOver[me] = 0;
+#ifndef MUTANT_PUSH_NOHINT
 			nv = (v & flagBits) | mutexPartialM(me) | mutexSleeping;
 #else
 			nv = (v & flagBits) | mutexPartialM(me);        /* mutant: the push sets no hint */
 #endif
 			if
-			:: spinning -> nv = nv & ~mutexSpinning; spinOwner = 0; spinning = false
+			:: weSpin -> nv = nv & ~mutexSpinning; assert(spinOwner == me); spinOwner = 0; weSpin = false
 			:: else -> skip
 			fi;
 			key = nv;
-			nv = 0; v = 0; spins = 0;
-			below[me] = nstack; onStack[me] = true; nstack++;
+			nv = 0;
+			onStack[me] = true;
 			goto s_sleep
-		:: else -> slowFailed()
+		:: else -> FAILED; goto s_reload        /* not a pass */
 		fi
 	}
-	/* semasleep(-1): the load, the CAS that takes a wakeup and the
-	 * futexsleep that compares the count with 0 share a step: only this M
-	 * takes from its count, and only a wakeup raises it meanwhile. */
+	/* semasleep(-1): it waits until its count is above zero and takes one
+	 * wakeup (the load, the CAS and the futexsleep that compares the count
+	 * with 0 share a step: only this M takes from its count). */
 s_sleep:
-	atomic {        /* go mutexSleepOnStack: `semasleep(-1)` */
+	atomic {        /* go mutexSleepOnStack: `semasleep(-1)`, `mp.mWaitList.inWait = false`, `return pushed` */
 		/* go semasleep: `v := atomic.Load(&mp.waitsema)`, `if atomic.Cas(&mp.waitsema, v, v-1) {`, `futexsleep(&mp.waitsema, 0, ns)` */
+		/* go lock2Slow: `if slept && passed < mutexStarvePasses {`, `slept = true`, `atTail = mp.nextwaitm == 0`, `weSpin = mp.mWaitList.gift`, `heir = mp.mWaitList.heir`, `kicked = false` */
+		waitsema[me] > 0 ->
+		waitsema[me]--;
+		assert(!onStack[me]);           /* woken only once taken off */
 		if
-		:: waitsema[me] > 0 -> waitsema[me] = 0
-		:: else -> infutex[me] = true
-		fi;
-		goto s_woken
-	}
-s_woken:
-	atomic {        /* go lock2Slow: `spinning, spins = true, 0`, `v = atomic.Loaduintptr(&l.key)`, `if v&mutexLocked != 0 && !heir && failures < mutexStarveAfter {`, `failures++`, `continue` */
-		/* go mutexSleepOnStack: `mp.mWaitList.inWait = false`, `return pushed` */
-		!infutex[me] ->
-		assert(!onStack[me] && spinOwner == me);        /* woken only once taken off, and given the role */
-		spinning = true; spins = 0;
-		v = key;
-#ifndef MUTANT_WOKEN_NO_COUNT
-		if
-		:: (v & mutexLocked) != 0 && !heir && failures < BYP -> failures++
+		:: slept && passed < PASS -> passed++
 		:: else -> skip
 		fi;
-#endif
-		slowDecide()
+		slept = true;
+		atTail = (nextwaitm[me] == 0);
+		weSpin = giftMark[me];
+		giftMark[me] = false;
+		assert(!weSpin || spinOwner == me);
+		heir = heirMark[me];
+		kicked = false;
+		goto s_woken
+	}
+	/* The wake's load serves both the count of a wake after which l is
+	 * held and the next pass of the loop. */
+s_woken:
+	atomic {        /* go lock2Slow: `i = 0`, `v = atomic.Loaduintptr(&l.key)`, `if v&mutexLocked != 0 && passed < mutexStarvePasses {`, `mp.nextwaitm = 0` */
+		v = key;
+		if
+		:: (v & mutexLocked) != 0 && passed < PASS -> passed++
+		:: else -> skip
+		fi;
+		nextwaitm[me] = 0;
+		i = 1;
+		decide()
 	}
 
-	/* ---- unlock2 ---- */
-holding:
-	atomic {        /* go unlock2: `old8 := atomic.Xchg8(key8(&l.key), 0)`, `old8&mutexSleeping != 0`, `unlock2Wake(l)` */
-		old8 = key & lowByte;
-		key = key & ~lowByte;
-		assert((old8 & mutexLocked) != 0 && owner == me);
-		owner = 0;
-		holders--;
+	/* ---- mutexPassClaim: the heir holds l ---- */
+	/* The heir's mark is read only while it sleeps on the stack: its store
+	 * shares the step of mutexPassClaim's first load. */
+r_load:
+	atomic {        /* go lock2Slow: `mp.mWaitList.heir = false`, `mutexPassClaim(l, weSpin)` */
+		/* go mutexPassClaim: `spinning = mutexSpinning`, `v := atomic.Loaduintptr(&l.key)` */
+		heirMark[me] = false;
+		isHeir[me] = false;
+		heir = false;
+		v = key;
+		passDecide()
+	}
+r_reload:
+	atomic {        /* go mutexPassClaim: `v = atomic.Loaduintptr(&l.key)` */
+		v = key;
+		passDecide()
+	}
+r_none:
+	atomic {        /* go mutexPassClaim: `if v&mutexMMask == 0 {`, `if atomic.Casuintptr(&l.key, v, v&^(mutexHeir|spinning)) {` */
 		if
-		:: (old8 & mutexSleeping) != 0 -> old8 = 0; ret = RET_UNLOCK; goto w_load
-		:: else -> old8 = 0; goto unlocked
+		:: key == v -> key = v & ~(mutexHeir | SPINBIT); dropSpin(); slowDone(); goto u_unlock
+		:: else -> FAILED; goto r_reload
 		fi
 	}
+	/* The heir yields to the owner of the stack lock, and looks again, up
+	 * to mutexPassClaimTries times; then it gives up. The model does not
+	 * count the yields: a yield after which the word is the same changes
+	 * nothing, so the heir waits for the word to change, or gives up at
+	 * any time (every bound, from none to the owner's release). */
+r_wait:
+	atomic {        /* go mutexPassClaim: `} else if v&mutexStackLocked != 0 {`, `if tries >= mutexPassClaimTries {`, `tries++`, `osyield()`, `v = atomic.Loaduintptr(&l.key)`, `if atomic.Casuintptr(&l.key, v, v&^(mutexHeir|spinning)) {` */
+		if
+		:: key != v -> v = key; passDecide()   /* a yield, and the load after it */
+#ifndef MUTANT_NEVER_GIVEUP
+		:: key == v ->                          /* the give-up's CAS */
+#ifndef MUTANT_GIVEUP_CLEARS_STACKLOCK
+			key = v & ~(mutexHeir | SPINBIT);
+#else
+			key = v & ~(mutexStackLocked | mutexHeir | SPINBIT);   /* mutant: it clears the owner's stack lock too */
+#endif
+			dropSpin();
+			slowDone();
+			goto u_unlock
+		:: key != v -> FAILED; goto r_reload   /* the give-up's CAS fails */
+#endif
+		fi
+	}
+r_take:
+	atomic {        /* go mutexPassClaim: `} else if atomic.Casuintptr(&l.key, v, v|mutexStackLocked) {`, `v |= mutexStackLocked`, `if next == nil {`, `if p.mWaitList.starving {`, `next = p` */
+		if
+		:: key == v ->
+			key = v | mutexStackLocked;
+			v = v | mutexStackLocked;
+			assert(stackOwner == 0);
+			stackOwner = me;
+			walk();
+			goto r_cas
+		:: else -> FAILED; goto r_reload
+		fi
+	}
+	/* The named M's mark is read only by the owner of the stack lock,
+	 * which the heir holds: its store shares the step of the CAS. */
+r_cas:
+	atomic {        /* go mutexPassClaim: `next.mWaitList.heir = true`, `nv := v &^ (mutexStackLocked | spinning)`, `nv &^= mutexHeir`, `if atomic.Casuintptr(&l.key, v, nv) {` */
+		nv = v & ~(mutexStackLocked | SPINBIT);
+#ifndef MUTANT_PASS_CLEARS
+		if
+		:: heirNext == 0 -> nv = nv & ~mutexHeir
+		:: else -> skip
+		fi;
+#else
+		nv = nv & ~mutexHeir;                   /* mutant: it names an heir and ends the claim */
+#endif
+		if
+		:: key == v ->
+			key = nv;
+			assert(stackOwner == me);
+			stackOwner = 0;
+			dropSpin();
+			if
+			:: heirNext != 0 -> designate(heirNext)
+			:: else -> skip
+			fi;
+			p = 0;
+			slowDone();
+			goto u_unlock
+		:: else -> FAILED; nv = 0; goto r_casload
+		fi
+	}
+r_casload:
+	atomic {        /* go mutexPassClaim: `v = atomic.Loaduintptr(&l.key)`, `for p := mutexMFromKey(v); p != nil; p = p.nextwaitm.ptr() {` */
+		v = key;
+		if
+		:: heirNext == 0 -> walk()
+		:: else -> skip
+		fi;
+		goto r_cas
+	}
 
+u_unlock:
+	unlockCode();
 w_load:
-	wakeCode(me);
+	wakeCode();
 
 unlocked:
 #ifdef FOREVER
 	goto lock2
 #else
-	acq++;
-	if
-	:: (me == 1 && acq < NACQ1) || (me != 1 && acq < NACQ) -> goto lock2
-	:: else -> done++
-	fi
+	atomic {        /* model: the M locks again, or is done */
+		rounds++;
+		if
+		:: rounds < ROUNDS -> goto lock2
+		:: else -> done++
+		fi
+	}
 #endif
 }
 
@@ -755,54 +1021,19 @@ unlocked:
 #else
 #define CRASHFREE ((key & (mutexLocked | mutexHeir)) == 0)     /* mutant: the crash path waits for the heir */
 #endif
-/* A signal handler on M 1, on the crash path: it takes l once (as paniclk,
- * debuglock or deadlock would be taken), at any moment of M 1's life but
- * while M 1 holds l, and M 1 takes no step until the handler returns. Its
- * lock2 and unlock2 are an M's. */
+/* A signal handler on M 1 that takes l once, on the crash path, at any
+ * moment of M 1's life but while M 1 holds l; M 1 takes no step until it
+ * returns. Its lock2 and unlock2 are an M's. */
 proctype H() {
-	int  v;
-	byte old8, w, t, i, ret;
+	MLOCALS;
 	byte me = HID;
 
 	atomic { owner != 1 -> intr = true }    /* model: the signal arrives */
-h_lock2:
-	atomic {        /* go lock2: `prev := atomic.Xchg8(key8(&l.key), mutexLocked)`, `if prev&mutexLocked == 0 {` */
-		old8 = key & lowByte;
-		key = (key & ~lowByte) | mutexLocked;
-		if
-		:: (old8 & mutexLocked) == 0 -> owner = HID; old8 = 0; goto h_check
-		:: else -> old8 = 0; goto slow
-		fi
-	}
-h_check:
-	atomic {        /* go lock2: `if *keyFlags8(&l.key)&(mutexHeir>>8) == 0 {` */
-		if
-		:: (key & mutexHeir) == 0 -> acquired(); goto h_holding
-		:: else -> goto h_backoff
-		fi
-	}
-h_backoff:
-	atomic {        /* go lock2: `if atomic.Xchg8(key8(&l.key), 0)&mutexSleeping != 0 {`, `unlock2Wake(l)` */
-		old8 = key & lowByte;
-		key = key & ~lowByte;
-		owner = 0;
-		if
-		:: (old8 & mutexSleeping) != 0 -> old8 = 0; ret = RET_BACKOFF; goto w_load
-		:: else -> old8 = 0; goto slow
-		fi
-	}
-slow:
-#ifdef MUTANT_CRASH_NESTED
-	/* mutant: the handler waits as an M does: it pushes M 1, whose link
-	 * may be in use on this very stack, and sleeps on M 1's semaphore */
-	atomic {        /* mutant: the push of the nested wait */
-		(key & mutexLocked) != 0 ->
-		nextwaitm[1] = mutexMFromKey(key);
-		key = (key & flagBits) | mutexPartialM(1) | mutexSleeping;
-		onStack[1] = true; nstack++
-	}
-	atomic { waitsema[1] > 0 -> waitsema[1] = 0 }  /* mutant: the nested sleep */
-#endif
+
+lock2:
+	fastPath();
+
+s_first:
 	/* The polls that find l held, and the naps between them, are waits:
 	 * the load is the one that finds l free. */
 h_poll:
@@ -820,28 +1051,19 @@ h_swap:
 			owner = HID; old8 = 0;
 			holders++;
 			assert(holders == 1);   /* mutual exclusion; crash-path entries are outside the bound */
-			goto h_holding
+			want[me] = false;
+			goto u_unlock
 		:: else -> old8 = 0; goto h_poll
 		fi
 	}
-h_holding:
-	atomic {        /* go unlock2: `old8 := atomic.Xchg8(key8(&l.key), 0)`, `old8&mutexSleeping != 0` */
-		old8 = key & lowByte;
-		key = key & ~lowByte;
-		assert((old8 & mutexLocked) != 0 && owner == HID);
-		owner = 0;
-		holders--;
-		if
-		:: (old8 & mutexSleeping) != 0 -> old8 = 0; ret = RET_UNLOCK; goto w_load
-		:: else -> old8 = 0; goto unlocked
-		fi
-	}
 
+u_unlock:
+	unlockCode();
 w_load:
-	wakeCode(HID);
+	wakeCode();
 
 unlocked:
-s_load:
+s_reload:
 	atomic { intr = false; hdone = true }   /* model: the handler returns, and M 1 runs again */
 }
 #endif
@@ -861,12 +1083,22 @@ init {
 	}
 }
 
-#ifndef FOREVER
-ltl terminates { <> (done == NM) }
-#else
+/* ---- progress -------------------------------------------------------------- */
+
 #if NM >= 3
-ltl live { [] ((want[1] -> <> !want[1]) && (want[2] -> <> !want[2]) && (want[3] -> <> !want[3])) }
+#define LIVE3(x) && (x[3] -> <> !x[3])
 #else
-ltl live { [] ((want[1] -> <> !want[1]) && (want[2] -> <> !want[2])) }
+#define LIVE3(x)
 #endif
+#ifndef FOREVER
+/* every M finishes its acquisitions */
+ltl terminates { <> (done == NM) }
+#endif
+/* every M that calls lock2 enters */
+ltl live { [] ((want[1] -> <> !want[1]) && (want[2] -> <> !want[2]) LIVE3(want)) }
+/* every heir enters */
+ltl heirlive { [] ((isHeir[1] -> <> !isHeir[1]) && (isHeir[2] -> <> !isHeir[2]) LIVE3(isHeir)) }
+#ifdef LIVEF
+/* every M that calls lock2 enters, if the Ms lose only finitely many races */
+ltl livef { ((<>[] failTick) || (<>[] !failTick)) -> [] ((want[1] -> <> !want[1]) && (want[2] -> <> !want[2]) LIVE3(want)) }
 #endif

@@ -48,83 +48,108 @@ type Check struct {
 	// Long marks a check that takes more time than the default run's
 	// budget allows: RunSuite runs it only when asked to (Options.Long).
 	Long bool
+	// MemLimitMB bounds pan's memory (its -DMEMLIM), in megabytes; 0 is
+	// defaultMemLimitMB. RunSuite runs a check with a larger bound alone.
+	MemLimitMB int
 }
 
-// Depths for pan's -m: runs with NACQ acquisitions are shallow, runs with
-// FOREVER are not.
+// Depths for pan's -m: runs with ROUNDS acquisitions are shallow, runs
+// with FOREVER are not, and those of three Ms go deepest: a depth-first
+// search follows long paths.
 const (
 	shallow = 100_000
 	deep    = 5_000_000
+	deeper  = 50_000_000
 )
+
+// bigMB is pan's memory bound for the checks of three Ms that lock twice
+// or for ever, which store tens of millions of states; RunSuite runs them
+// one at a time.
+const bigMB = 16_000
 
 // Suite lists the checks that ./test.bash runs. The base model is the Go
 // code as it is, and every base check must hold, but for base/live-3,
-// which must find the one starvation the Go code does not bound; each
-// mutant breaks one thing the Go code does, and its check must find the
-// error named.
+// which must find the starvation that lock_spinbit.go leaves unbounded;
+// each mutant breaks one thing the Go code does, and its check must find
+// the error named.
 //
-// Three Ms that each lock twice make a few million states, and so do runs
-// of any length of three Ms; the liveness of three Ms is checked with
-// finite runs (base/terminates-3), since with runs of any length a
-// waker's CAS can be starved (base/live-3). The check marked Long, the
-// liveness of three Ms that lock twice each, takes two minutes.
+// The default run checks two Ms, with runs of any length, and three Ms
+// that lock once each (a few million states with the crash-path handler),
+// in a few minutes on two CPUs. The checks marked Long, of three Ms that
+// lock twice each or for ever, store tens of millions of states each and
+// take up to a quarter of an hour and 16 GB.
 //
 // on are the features (features.go) of the Go code under check: every
 // check defines them.
 func Suite(on ...string) []Check {
 	const (
-		lost  = "invalid end state"
-		bound = "assertion violated (budget[heirOwner]>0)"
-		heirs = "assertion violated (heirOwner==0)"
-		late  = "assertion violated (( !(spinning)||heir)||(failures<"
-		cycle = "acceptance cycle"
+		lost    = "invalid end state"
+		cycle   = "acceptance cycle"
+		bound   = "==0)||isHeir[me])"
+		heirBit = "!(isHeir[1])||((key&1024)!=0))"
+		// claim is either of the two: a claim not in force is found as
+		// an heir without mutexHeir or as an entry past the heir,
+		// whichever the search meets first.
+		claim = "isHeir["
 	)
 	base := []Check{
-		{Name: "base/safety", Defines: []string{"NACQ=1"}, Depth: shallow, About: "3 Ms, 1 acquisition each: invariant, the heir's bound, no lost wakeup, one pending wakeup at most"},
-		{Name: "base/safety-twice", Defines: []string{"NACQ=2"}, Depth: shallow, About: "3 Ms, 2 acquisitions each: invariant, the heir's bound, no lost wakeup"},
-		{Name: "base/safety-starve2", Defines: []string{"NACQ=1", "BYP=2", "SPINS=2"}, Depth: shallow, About: "3 Ms, 1 acquisition each, 2 failures to starve, 2 polls: as base/safety"},
-		{Name: "base/safety-twice-starve2", Defines: []string{"NACQ=2", "BYP=2", "SPINS=2"}, Depth: shallow, About: "3 Ms, 2 acquisitions each, 2 failures to starve, 2 polls: as base/safety-twice"},
-		{Name: "base/forever-2", Defines: []string{"FOREVER", "NM=2"}, Depth: deep, About: "2 Ms locking for ever: invariant, the heir's bound"},
-		{Name: "base/forever-3", Defines: []string{"FOREVER", "POPMAX=6"}, Depth: deep, About: "3 Ms locking for ever: invariant, the heir's bound, the wakes a sleeper waits for, a sleeper sees at most 6 other Ms taken off the stack"},
-		{Name: "base/forever-3-tight", Defines: []string{"FOREVER", "POPMAX=5"}, Depth: deep, Want: "assertion violated (allPops[t]<=5)", About: "3 Ms locking for ever: 6 is the least bound on the wakes of others, a sleeping heir's included, that holds"},
-		{Name: "base/forever-3-topwakes3", Defines: []string{"FOREVER", "TOPWAKES=3"}, Depth: deep, About: "3 Ms locking for ever, with Go's 3 wakes of the top past one bottom: invariant, the heir's bound, the wakes a sleeper waits for"},
-		{Name: "base/forever-3-starve2", Defines: []string{"FOREVER", "BYP=2", "SPINS=2"}, Depth: deep, About: "3 Ms locking for ever, with Go's 2 failures to starve, 2 polls: invariant, the heir's bound, the wakes a sleeper waits for"},
-		{Name: "base/forever-3-starve4", Defines: []string{"FOREVER", "BYP=4", "SPINS=2"}, Depth: deep, About: "3 Ms locking for ever, 4 failures to starve, 2 polls: invariant, the heir's bound, the wakes a sleeper waits for"},
-		{Name: "base/crash", Defines: []string{"CRASH", "NM=2", "NACQ=2"}, Depth: shallow, About: "2 Ms, 2 acquisitions each, a signal handler on M 1 that takes l on the crash path: invariant, no lost wakeup"},
-		{Name: "base/crash-3", Defines: []string{"CRASH", "NACQ=1"}, Depth: shallow, About: "3 Ms, 1 acquisition each, and the crash-path handler on M 1"},
-		{Name: "base/crash-3-twice", Defines: []string{"CRASH", "NACQ=1", "NACQ1=2"}, Depth: shallow, About: "3 Ms, M 1 locking twice, and the crash-path handler on M 1"},
-		{Name: "base/terminates-2", Defines: []string{"NM=2", "NACQ=2"}, Mode: Liveness, Claim: "terminates", Depth: shallow, About: "2 Ms, 2 acquisitions each: every M finishes, under weak fairness"},
-		{Name: "base/terminates-3", Defines: []string{"NACQ=1"}, Mode: Liveness, Claim: "terminates", Depth: shallow, About: "3 Ms, 1 acquisition each: every M finishes, under weak fairness"},
-		{Name: "base/terminates-3-starve2", Defines: []string{"NACQ=1", "BYP=2", "SPINS=2"}, Mode: Liveness, Claim: "terminates", Depth: shallow, About: "3 Ms, 1 acquisition each, Go's 2 failures to starve: every M finishes, under weak fairness"},
-		{Name: "base/terminates-3-starve4", Defines: []string{"NACQ=1", "BYP=4", "SPINS=2"}, Mode: Liveness, Claim: "terminates", Depth: shallow, About: "3 Ms, 1 acquisition each, 4 failures to starve: every M finishes, under weak fairness"},
-		{Name: "base/terminates-3-twice", Defines: []string{"NACQ=2"}, Mode: Liveness, Claim: "terminates", Depth: shallow, Long: true, About: "3 Ms, 2 acquisitions each: every M finishes, under weak fairness"},
-		{Name: "base/live-2", Defines: []string{"FOREVER", "NM=2"}, Mode: Liveness, Claim: "live", Depth: deep, About: "2 Ms locking for ever: every M that calls lock2 enters, under weak fairness"},
-		{Name: "base/forever-2-starve2", Defines: []string{"FOREVER", "NM=2", "BYP=2", "SPINS=2"}, Depth: deep, About: "2 Ms locking for ever, with Go's 2 failures to starve: invariant, the heir's bound"},
-		{Name: "base/forever-2-starve4", Defines: []string{"FOREVER", "NM=2", "BYP=4", "SPINS=2"}, Depth: deep, About: "2 Ms locking for ever, 4 failures to starve: invariant, the heir's bound"},
-		{Name: "base/live-2-starve2", Defines: []string{"FOREVER", "NM=2", "BYP=2", "SPINS=2"}, Mode: Liveness, Claim: "live", Depth: deep, About: "2 Ms locking for ever, with Go's 2 failures to starve: every M that calls lock2 enters, under weak fairness"},
-		{Name: "base/live-2-starve4", Defines: []string{"FOREVER", "NM=2", "BYP=4", "SPINS=2"}, Mode: Liveness, Claim: "live", Depth: deep, About: "2 Ms locking for ever, 4 failures to starve: every M that calls lock2 enters, under weak fairness"},
-		{Name: "base/live-3", Defines: []string{"FOREVER"}, Mode: Liveness, Claim: "live", Depth: deep, Want: cycle, About: "not bounded, as lock_spinbit.go states: with 3 Ms locking for ever, an M locking and unlocking on the fast path can make a waker's CAS fail for ever while the M it would wake sleeps"},
+		{Name: "base/safety-2", Defines: []string{"NM=2", "ROUNDS=3"}, Depth: shallow, About: "2 Ms, 3 acquisitions each: invariant, the bound, no lost wakeup, one pending wakeup at most"},
+		{Name: "base/safety-2-bin", Defines: []string{"NM=2", "ROUNDS=3", "BINSEMA"}, Depth: shallow, About: "the same with a semaphore that keeps one wakeup"},
+		{Name: "base/safety-2-four", Defines: []string{"NM=2", "ROUNDS=4"}, Depth: shallow, About: "2 Ms, 4 acquisitions each"},
+		{Name: "base/forever-2", Defines: []string{"NM=2", "FOREVER"}, Depth: deep, About: "2 Ms locking for ever: invariant, the bound, one pending wakeup at most"},
+		{Name: "base/forever-2-bin", Defines: []string{"NM=2", "FOREVER", "BINSEMA"}, Depth: deep, About: "the same with a semaphore that keeps one wakeup"},
+		{Name: "base/forever-2-small", Defines: []string{"NM=2", "FOREVER", "SPIN=2", "PASS=1", "TOPW=1"}, Depth: deep, About: "2 Ms locking for ever, 3 polls, starving after 1 pass, 1 wake of the top past the bottom"},
+		{Name: "base/forever-2-name", Defines: []string{"NM=2", "FOREVER", "PASS=1", "LOOKS=2"}, Depth: deep, About: "2 Ms locking for ever, starving after 1 pass or 3 looks: claims passed on"},
+		{Name: "base/forever-2-name-bin", Defines: []string{"NM=2", "FOREVER", "PASS=1", "LOOKS=2", "BINSEMA"}, Depth: deep, About: "the same with a semaphore that keeps one wakeup"},
+		{Name: "base/safety-3", Defines: []string{"NM=3", "ROUNDS=1"}, Depth: shallow, About: "3 Ms, 1 acquisition each: invariant, the bound, no lost wakeup"},
+		{Name: "base/safety-3-bin", Defines: []string{"NM=3", "ROUNDS=1", "BINSEMA"}, Depth: shallow, About: "the same with a semaphore that keeps one wakeup"},
+		{Name: "base/safety-3-name", Defines: []string{"NM=3", "ROUNDS=1", "PASS=1", "LOOKS=2"}, Depth: shallow, About: "3 Ms, 1 acquisition each, claims passed on: the naming order"},
+		{Name: "base/crash-2", Defines: []string{"NM=2", "ROUNDS=2", "CRASH"}, Depth: shallow, About: "2 Ms, 2 acquisitions each, a signal handler on M 1 that takes l on the crash path: invariant, no deadlock"},
+		{Name: "base/crash-2-thrice", Defines: []string{"NM=2", "ROUNDS=3", "CRASH"}, Depth: shallow, About: "the same, 3 acquisitions each"},
+		{Name: "base/crash-3", Defines: []string{"NM=3", "ROUNDS=1", "CRASH"}, Depth: shallow, About: "3 Ms, 1 acquisition each, and the crash-path handler on M 1, which may freeze the owner of the stack lock while the heir passes its claim on"},
+		{Name: "base/terminates-2", Defines: []string{"NM=2", "ROUNDS=3"}, Mode: Liveness, Claim: "terminates", Depth: shallow, About: "2 Ms, 3 acquisitions each: every M finishes, under weak fairness"},
+		{Name: "base/terminates-2-bin", Defines: []string{"NM=2", "ROUNDS=3", "BINSEMA"}, Mode: Liveness, Claim: "terminates", Depth: shallow, About: "the same with a semaphore that keeps one wakeup"},
+		{Name: "base/terminates-3", Defines: []string{"NM=3", "ROUNDS=1"}, Mode: Liveness, Claim: "terminates", Depth: shallow, About: "3 Ms, 1 acquisition each: every M finishes, under weak fairness"},
+		{Name: "base/live-2", Defines: []string{"NM=2", "FOREVER"}, Mode: Liveness, Claim: "live", Depth: deep, About: "2 Ms locking for ever: every lock2 returns, under weak fairness"},
+		{Name: "base/live-2-bin", Defines: []string{"NM=2", "FOREVER", "BINSEMA"}, Mode: Liveness, Claim: "live", Depth: deep, About: "the same with a semaphore that keeps one wakeup"},
+		{Name: "base/live-2-name", Defines: []string{"NM=2", "FOREVER", "PASS=1", "LOOKS=2"}, Mode: Liveness, Claim: "live", Depth: deep, About: "2 Ms locking for ever, claims passed on: every lock2 returns"},
+		{Name: "base/heirlive-2", Defines: []string{"NM=2", "FOREVER"}, Mode: Liveness, Claim: "heirlive", Depth: deep, About: "2 Ms locking for ever: every heir enters, under weak fairness"},
+		{Name: "base/livef-2", Defines: []string{"NM=2", "FOREVER", "LIVEF"}, Mode: Liveness, Claim: "livef", Depth: deep, About: "2 Ms locking for ever: every lock2 returns if the Ms lose finitely many races"},
+		{Name: "base/livef-2-name", Defines: []string{"NM=2", "FOREVER", "LIVEF", "PASS=1", "LOOKS=2"}, Mode: Liveness, Claim: "livef", Depth: deep, About: "the same, claims passed on"},
+		{Name: "base/live-3", Defines: []string{"NM=3", "FOREVER"}, Mode: Liveness, Claim: "live", Depth: deep, Want: cycle, About: "not bounded, as lock_spinbit.go states: with 3 Ms locking for ever, an M can wait for ever behind claims that end unnamed"},
+	}
+	long := []Check{
+		{Name: "base/safety-3-twice", Defines: []string{"NM=3", "ROUNDS=2"}, Depth: shallow, About: "3 Ms, 2 acquisitions each: invariant, the bound, the naming order, no lost wakeup, one pending wakeup at most"},
+		{Name: "base/safety-3-twice-bin", Defines: []string{"NM=3", "ROUNDS=2", "BINSEMA"}, Depth: shallow, About: "the same with a semaphore that keeps one wakeup"},
+		{Name: "base/safety-3-twice-name", Defines: []string{"NM=3", "ROUNDS=2", "PASS=1", "LOOKS=2"}, Depth: shallow, About: "3 Ms, 2 acquisitions each, claims passed on: the naming order"},
+		{Name: "base/forever-3", Defines: []string{"NM=3", "FOREVER"}, Depth: deeper, About: "3 Ms locking for ever: invariant, the bound, the naming order, one pending wakeup at most"},
+		{Name: "base/livef-3", Defines: []string{"NM=3", "FOREVER", "LIVEF", "SPIN=0", "LOOKS=2", "TOPW=1"}, Mode: Liveness, Claim: "livef", Depth: deeper, About: "3 Ms locking for ever, 1 poll, starving after 3 looks: every lock2 returns if the Ms lose finitely many races"},
+	}
+	for i := range long {
+		long[i].Long, long[i].MemLimitMB = true, bigMB
 	}
 	mutants := []Check{
-		mutant("SEMA_LOSE", lost, "the semaphore keeps no wakeup given before the sleep", "NM=2", "NACQ=1"),
-		mutant("PUSH_NO_HINT", lost, "the push does not set the hint: an unlock returns without a wake", "NACQ=1"),
-		mutant("ACQUIRE_NO_HINT", lost, "lock2Slow takes l without setting the hint: a woken M never pays its debt", "NACQ=1"),
-		mutant("FAST_IGNORES_HEIR", bound, "lock2's fast path enters without looking for a claim", "NACQ=1", "NACQ1=2"),
-		mutant("SLOW_IGNORES_HEIR", bound, "lock2Slow takes a free mutex with a CAS while it is claimed", "FOREVER", "NM=2"),
-		mutant("LATE_CLAIM", late, "a starving spinner that finds l held polls once before it claims: its heir event comes after its first look as spinner", "NACQ=1"),
-		mutant("HEIR_STICKY", "assertion violated ((heirOwner==0)||", "the heir's AND gives up mutexSpinning but keeps mutexHeir: the claim outlives the heir's entry", "NM=2", "NACQ=2"),
-		mutant("WAKE_IGNORES_HEIR", heirs, "mutexWakee ignores a sleeping heir: the M woken adopts the claim as a second heir", "NACQ=1"),
-		mutant("WAKE_TOP", "assertion violated (pops[t]<=(", "mutexWakee always wakes the top of the stack, the M that slept last, and never the bottom", "NACQ=1", "NACQ1=3"),
-		mutant("TOPWAKES_ONE_MORE", "assertion violated (pops[t]<=(", "mutexWakee lets one more wake take the top while the same M sleeps at the bottom", "NACQ=1", "NACQ1=3"),
-		mutant("ARRIVE_SPIN", heirs, "an M takes mutexSpinning while Ms sleep: a starving one adopts the claim while the heir sleeps", "NACQ=1", "NACQ1=3"),
-		mutant("UNLINK_RETRY_ALL", "assertion violated ((t!=0)&&(i<", "mutexWakeOne, its CAS after the unlink failed, chooses again instead of redoing that CAS", "CRASH", "NACQ=1"),
-		mutant("CRASH_NESTED", lost, "the crash path waits as an M does: it pushes its M, whose link may be in use, and sleeps on its semaphore", "CRASH", "NM=2", "NACQ=1"),
-		mutant("CRASH_OBEYS_HEIR", lost, "the crash path waits for the heir, which may be the M it interrupted", "CRASH", "NM=2", "NACQ=2"),
-		liveMutant("ARRIVE_NO_CLAIM", "live", cycle, "a starving M that does not spin makes no request: fast-path swaps can fail its CASes for ever", "FOREVER", "NM=2"),
-		liveMutant("WOKEN_NO_COUNT", "live", cycle, "a wake after which l is held at the first look is not a failure: an M woken again and again never starves", "FOREVER", "NM=2"),
-		liveMutant("BLOCKED_NO_WAKE", "terminates", cycle, "an M that finds l free and claimed, nobody spinning and Ms asleep, polls instead of waking one: the heir sleeps for ever", "NACQ=1"),
+		mutant("HEIR_NOCHECK", "assertion violated (holders==1)", "the heir takes l whatever its swap found", "NM=2", "FOREVER"),
+		mutant("PUSH_NOHINT", lost, "the push does not set the hint: an unlock returns without a wake", "NM=2", "ROUNDS=2"),
+		liveMutant("PUSH_NOHINT", "terminates", cycle, "the same, under weak fairness: not every M finishes", "NM=2", "ROUNDS=2"),
+		mutant("UNLOCK_CLEARS_CLAIM", bound, "unlock2's swap clears mutexHeir too: another M takes l before the heir", "NM=2", "FOREVER"),
+		mutant("FAST_NOBACKOFF", bound, "lock2's fast path enters without looking for a claim", "NM=2", "FOREVER"),
+		mutant("PASS_CLEARS", claim, "mutexPassClaim names an heir and clears mutexHeir: the heir's claim is not in force", "NM=2", "FOREVER", "PASS=1", "LOOKS=2"),
+		mutant("CLAIM_NOCHECK", heirBit, "every starving M takes its OR for a won claim, whatever the bit was", "NM=3", "ROUNDS=2"),
+		mutant("NO_KICK", lost, "an M that finds l free and claimed, Ms asleep, does not wake the stack: the heir may sleep for ever", "NM=3", "ROUNDS=2", "BINSEMA"),
+		mutant("WAKE_SPINNER_RETURNS", lost, "unlock2Wake returns when an M spins, whatever the claim: a sleeping heir is not woken", "NM=3", "ROUNDS=2"),
+		mutant("NAME_NEWEST", "assertion violated (passedOver[p]<=", "mutexPassClaim names the newest starving M, not the oldest", "NM=3", "ROUNDS=2", "PASS=1", "LOOKS=2"),
+		mutant("GIVEUP_CLEARS_STACKLOCK", "stackOwner", "mutexPassClaim's give-up clears the stack lock that another M owns", "NM=3", "ROUNDS=1"),
+		mutant("NEVER_GIVEUP", lost, "mutexPassClaim waits for the stack lock without limit: the crash path deadlocks when its frozen M owns it", "NM=3", "ROUNDS=1", "CRASH"),
+		mutant("CRASH_OBEYS_HEIR", lost, "the crash path waits for the heir, which may be the M it interrupted", "NM=2", "ROUNDS=2", "CRASH"),
 	}
-	checks := append(base, mutants...)
+	longMutants := []Check{
+		liveMutant("NO_RESTORE", "livef", cycle, "the fast path does not put back the hint its swap cleared: a sleeper may sleep for ever", "NM=3", "FOREVER", "LIVEF", "SPIN=0", "LOOKS=2", "TOPW=1"),
+	}
+	for i := range longMutants {
+		longMutants[i].Long, longMutants[i].MemLimitMB, longMutants[i].Depth = true, bigMB, deeper
+	}
+	checks := slices.Concat(base, mutants, long, longMutants)
 	for i := range checks {
 		checks[i].Defines = slices.Concat(checks[i].Defines, on)
 	}
@@ -151,8 +176,10 @@ func mutant(name, want, about string, defines ...string) Check {
 
 // liveMutant is a check of the LTL formula claim under weak fairness on
 // the model with -DMUTANT_name, plus defines, that must report want.
+// It is named after the mutant and the formula.
 func liveMutant(name, claim, want, about string, defines ...string) Check {
 	c := mutant(name, want, about, defines...)
+	c.Name += "-" + claim
 	c.Mode, c.Claim = Liveness, claim
 	return c
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -118,6 +119,38 @@ func TestArgs(t *testing.T) {
 	cc = strings.Join(s.ccArgs(), " ")
 	if !strings.Contains(cc, "-DSAFETY -DNOCLAIM") {
 		t.Errorf("ccArgs for safety = %q; want -DSAFETY -DNOCLAIM", cc)
+	}
+	if !strings.Contains(cc, fmt.Sprintf("-DMEMLIM=%d ", defaultMemLimitMB)) {
+		t.Errorf("ccArgs without a memory bound = %q; want the default -DMEMLIM=%d", cc, defaultMemLimitMB)
+	}
+	s.MemLimitMB = 16000
+	if cc := strings.Join(s.ccArgs(), " "); !strings.Contains(cc, "-DMEMLIM=16000 ") {
+		t.Errorf("ccArgs with MemLimitMB 16000 = %q; want -DMEMLIM=16000", cc)
+	}
+}
+
+// The checks that may take more memory than the default run alone, after
+// the others; each group keeps the suite's order.
+func TestSplitBig(t *testing.T) {
+	all := []Check{{Name: "a"}, {Name: "b", MemLimitMB: 16000}, {Name: "c", MemLimitMB: defaultMemLimitMB}, {Name: "d", MemLimitMB: 8000}}
+	small, big := splitBig(all)
+	names := func(cs []Check) string {
+		var n []string
+		for _, c := range cs {
+			n = append(n, c.Name)
+		}
+		return strings.Join(n, " ")
+	}
+	if got := names(small); got != "a c" {
+		t.Errorf("splitBig: small %s; want a c", got)
+	}
+	if got := names(big); got != "b d" {
+		t.Errorf("splitBig: big %s; want b d", got)
+	}
+	for _, c := range Suite() {
+		if c.MemLimitMB > defaultMemLimitMB && !c.Long {
+			t.Errorf("%s may take %d MB but is not Long: the default run must fit the default bound", c.Name, c.MemLimitMB)
+		}
 	}
 }
 

@@ -17,10 +17,12 @@ type feature struct {
 	fn     string // the Go function whose presence marks the feature
 }
 
-// features lists the features of the protocol; none at present: every
-// base the model checks has the whole of it. (unlock2Blame, which the
-// go1.27 series has, is not modelled: model/README.md.)
-var features = []feature{}
+// features lists the features of the protocol: the sampled unlock
+// (unlock2Sampled, which releases l with a CAS that takes the stack lock,
+// and which the go1.27 series has and the go1.23 series has not).
+var features = []feature{
+	{define: "SAMPLE", fn: "unlock2Sampled"},
+}
 
 // treeFeatures returns the defines of the features whose functions are
 // among bodies (funcBodies' map), sorted.

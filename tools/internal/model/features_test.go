@@ -25,9 +25,9 @@ g
 #endif
 h`
 
-// withTestFeature makes BLAME, marked by unlock2Blame, a feature for the
-// rest of the test: the model has no feature at present, and these tests
-// check the machinery that would handle one.
+// withTestFeature makes BLAME, marked by unlock2Blame, the one feature for
+// the rest of the test, so that these tests of the machinery do not depend
+// on the model's own features.
 func withTestFeature(t *testing.T) {
 	t.Helper()
 	saved := features

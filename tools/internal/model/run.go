@@ -65,9 +65,18 @@ func findTools(ctx context.Context, h apt.Host, stdout, stderr io.Writer) (Tools
 	return t, nil
 }
 
-// memLimitMB bounds the memory of one pan run (its -DMEMLIM): the largest
-// check needs about half a gigabyte, and the machine is shared.
-const memLimitMB = 3072
+// defaultMemLimitMB bounds the memory of one pan run (its -DMEMLIM) unless
+// the check sets its own (Check.MemLimitMB): the checks of the default
+// run need at most about half a gigabyte, and the machine is shared.
+const defaultMemLimitMB = 3072
+
+// memLimitMB returns the bound of c's pan run.
+func (c Check) memLimitMB() int {
+	if c.MemLimitMB > 0 {
+		return c.MemLimitMB
+	}
+	return defaultMemLimitMB
+}
 
 // Run runs c on the model file model in dir, an empty directory for the
 // files spin and pan write (pan.c, pan, and a trail on an error), and
@@ -122,7 +131,7 @@ func (c Check) ccArgs() []string {
 	if c.Want != "" {
 		opt = "-O0"
 	}
-	args := []string{opt, "-w", "-DCOLLAPSE", fmt.Sprintf("-DMEMLIM=%d", memLimitMB)}
+	args := []string{opt, "-w", "-DCOLLAPSE", fmt.Sprintf("-DMEMLIM=%d", c.memLimitMB())}
 	if c.Mode == Safety {
 		args = append(args, "-DSAFETY", "-DNOCLAIM")
 	} else {

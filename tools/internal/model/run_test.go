@@ -112,7 +112,7 @@ func TestRealModel(t *testing.T) {
 	for _, c := range Suite() {
 		checks[c.Name] = c
 	}
-	for _, name := range []string{"base/safety", "mutant/push-no-hint"} {
+	for _, name := range []string{"base/safety-2", "mutant/push-nohint"} {
 		c, ok := checks[name]
 		if !ok {
 			t.Fatalf("the suite has no check %s", name)

@@ -80,10 +80,11 @@ func CheckQuotesOf(opts Options) error {
 
 // RunSuite checks that the model still quotes the Go code correctly, then
 // runs every check of Suite for the features the Go code has (those marked
-// Long only if opts.Long), several at once, and reports each in the
-// suite's order. It returns an error naming the checks whose outcome
-// differs from what they expect, and keeps the files of each such run for
-// a replay.
+// Long only if opts.Long), several at once, but those that may need more
+// memory than the default (Check.MemLimitMB) one at a time after the
+// others, and reports each in that order. It returns an error naming the
+// checks whose outcome differs from what they expect, and keeps the files
+// of each such run for a replay.
 func RunSuite(ctx context.Context, opts Options) error {
 	on, err := checkQuoteFiles(opts.Model, opts.GoFiles)
 	if err != nil {
@@ -99,10 +100,13 @@ func RunSuite(ctx context.Context, opts Options) error {
 	}
 	checks := selectChecks(Suite(on...), opts.Long)
 	// Each check is one single-threaded verifier: run as many at once as
-	// there are CPUs, and report them in the suite's order.
+	// there are CPUs, but a check that may take more memory than the
+	// default alone, after the others, and report them in that order.
+	small, big := splitBig(checks)
+	checks = append(small, big...)
 	workers := runtime.NumCPU()
 	start := time.Now()
-	errs := inorder.Run(opts.Out, len(checks), workers, func(i int) (string, error) {
+	run := func(i int) (string, error) {
 		c := checks[i]
 		o := runCheck(ctx, tools, opts.Model, c)
 		if o.err == nil {
@@ -113,14 +117,20 @@ func RunSuite(ctx context.Context, opts Options) error {
 			line += fmt.Sprintf("     replay: cd %s && spin -t -p %s %s\n", o.kept, defineFlags(c), filepath.Base(opts.Model))
 		}
 		return line, o.err
-	})
+	}
+	errs := inorder.Run(opts.Out, len(small), workers, run)
+	errs = append(errs, inorder.Run(opts.Out, len(big), 1, func(i int) (string, error) { return run(len(small) + i) })...)
 	var failed []string
 	for i, err := range errs {
 		if err != nil {
 			failed = append(failed, checks[i].Name)
 		}
 	}
-	fmt.Fprintf(opts.Out, "model: %d checks in %v, %d at a time\n", len(checks), time.Since(start).Round(time.Second), workers)
+	alone := ""
+	if len(big) > 0 {
+		alone = fmt.Sprintf(" (%d of them alone, for their memory)", len(big))
+	}
+	fmt.Fprintf(opts.Out, "model: %d checks in %v, %d at a time%s\n", len(checks), time.Since(start).Round(time.Second), workers, alone)
 	if len(failed) > 0 {
 		return fmt.Errorf("model checks failed: %s", strings.Join(failed, " "))
 	}
@@ -137,6 +147,19 @@ func selectChecks(all []Check, long bool) []Check {
 		}
 	}
 	return run
+}
+
+// splitBig returns the checks with the default memory bound and those
+// with a larger one, each in the order of checks.
+func splitBig(checks []Check) (small, big []Check) {
+	for _, c := range checks {
+		if c.memLimitMB() > defaultMemLimitMB {
+			big = append(big, c)
+		} else {
+			small = append(small, c)
+		}
+	}
+	return small, big
 }
 
 // checkOutcome is what runCheck found: the verifier's result, how long the
