@@ -71,7 +71,8 @@
  *     M finishes), "live" (every M that calls lock2 returns), "heirlive"
  *     (every heir enters), and with -DLIVEF "livef" (every lock2 returns
  *     if the Ms lose only finitely many races: failed CASes, claims that
- *     another M made first, unlocks between another M's swap that cleared
+ *     another M made first, claims that an heir gave up because another M
+ *     owned the stack lock, unlocks between another M's swap that cleared
  *     the hint and its OR).
  *
  * Defines: NM (2 or 3 Ms), ROUNDS (acquisitions per M) or FOREVER (lock
@@ -935,6 +936,7 @@ r_wait:
 #else
 			key = v & ~(mutexStackLocked | mutexHeir | SPINBIT);   /* mutant: it clears the owner's stack lock too */
 #endif
+			FAILED;         /* a race lost to the owner of the stack lock */
 			dropSpin();
 			slowDone();
 			goto u_unlock

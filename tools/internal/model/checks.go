@@ -123,7 +123,6 @@ func Suite(on ...string) []Check {
 		{Name: "base/safety-3-twice-bin", Defines: []string{"NM=3", "ROUNDS=2", "BINSEMA"}, Depth: shallow, About: "the same with a semaphore that keeps one wakeup"},
 		{Name: "base/safety-3-twice-name", Defines: []string{"NM=3", "ROUNDS=2", "PASS=1", "LOOKS=2"}, Depth: shallow, About: "3 Ms, 2 acquisitions each, claims passed on: the naming order"},
 		{Name: "base/forever-3", Defines: []string{"NM=3", "FOREVER"}, Depth: deeper, About: "3 Ms locking for ever: invariant, the bound, the naming order, one pending wakeup at most"},
-		{Name: "base/livef-3", Defines: []string{"NM=3", "FOREVER", "LIVEF", "SPIN=0", "LOOKS=2", "TOPW=1"}, Mode: Liveness, Claim: "livef", Depth: deeper, About: "3 Ms locking for ever, 1 poll, starving after 3 looks: every lock2 returns if the Ms lose finitely many races"},
 	}
 	for i := range long {
 		long[i].Long, long[i].MemLimitMB = true, bigMB
