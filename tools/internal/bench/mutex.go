@@ -126,6 +126,12 @@ func publishedPoolFor(root, base string) (string, error) {
 // the commands that make a new one and the runs kept for it so far. err
 // is for a tree it cannot read.
 func PoolCurrency(root, base string) (line string, current bool, err error) {
+	return poolCurrency(root, base, fork.Repo{Root: root}.ChangedBetween)
+}
+
+// poolCurrency is PoolCurrency, with changed to compare the commits of
+// kept runs.
+func poolCurrency(root, base string, changed changedFunc) (line string, current bool, err error) {
 	tree, err := treeMutexCode(root, base)
 	if err != nil {
 		return "", false, err
@@ -136,7 +142,7 @@ func PoolCurrency(root, base string) (line string, current bool, err error) {
 	}
 	current = !strings.HasPrefix(line, "WARNING")
 	if !current {
-		line += "; " + keptProgress(root, base, tree)
+		line += "; " + keptProgress(root, base, tree, changed)
 	}
 	return line, current, nil
 }
@@ -163,10 +169,12 @@ func poolCurrencyLine(root, base string, tree MutexCode) (string, error) {
 
 // keptProgress says which full runs of bench/ kept for base (KeptDir)
 // measured the tree's mutex, and on how many boots or days, in groups of
-// runs that pool together (poolable: one host, the same settings): how
-// far each group is from a pool that -publish accepts. Kept runs whose
-// record cannot be read, or whose mutex is another, do not count.
-func keptProgress(root, base string, tree MutexCode) string {
+// runs that pool together (poolable: one host, the same settings, and
+// commits that agree in what the runs measured, compared with changed,
+// since a series can change outside the mutex's files): how far each
+// group is from a pool that -publish accepts. Kept runs whose record
+// cannot be read, or whose mutex is another, do not count.
+func keptProgress(root, base string, tree MutexCode, changed changedFunc) string {
 	type group struct {
 		runs     []Record
 		sessions []string
@@ -181,9 +189,7 @@ func keptProgress(root, base string, tree MutexCode) string {
 		if m, err := publishedMutexCode(root, rec); err != nil || m.SHA256 != tree.SHA256 {
 			continue
 		}
-		// Their mutex is the tree's, so only the settings can keep them
-		// apart: the commits are not compared.
-		i := slices.IndexFunc(groups, func(g *group) bool { return poolable([]Record{g.runs[0], rec}, noCodeChanges) == nil })
+		i := slices.IndexFunc(groups, func(g *group) bool { return poolable([]Record{g.runs[0], rec}, changed) == nil })
 		if i < 0 {
 			groups, i = append(groups, &group{}), len(groups)
 		}
@@ -201,7 +207,7 @@ func keptProgress(root, base string, tree MutexCode) string {
 		first := g.runs[0]
 		label := first.Host
 		if slices.ContainsFunc(groups, func(o *group) bool { return o != g && o.runs[0].Host == first.Host }) {
-			label += fmt.Sprintf(" (-benchtime %s, -cpu %s, %s, %s)", first.Benchtime, joinInts(first.CPUs), toolchainList(first.Toolchains), first.Interleave)
+			label += fmt.Sprintf(" (-benchtime %s, -cpu %s, %s, %s, commit %s)", first.Benchtime, joinInts(first.CPUs), toolchainList(first.Toolchains), first.Interleave, first.Provenance.Commit)
 		}
 		var names []string
 		for _, r := range g.runs {
@@ -212,14 +218,10 @@ func keptProgress(root, base string, tree MutexCode) string {
 	}
 	text := fmt.Sprintf("kept in %s, runs of this mutex: %s", KeptDir(base), strings.Join(parts, "; "))
 	if len(groups) > 1 {
-		text += " (runs of different hosts or settings do not pool)"
+		text += " (runs of different hosts, settings or measured code do not pool)"
 	}
 	return text
 }
-
-// noCodeChanges is a changedFunc for runs known to have measured the
-// same code.
-func noCodeChanges(a, b string, paths ...string) ([]string, error) { return nil, nil }
 
 // refreshCommand is how to make and publish a new pool of base.
 func refreshCommand(base string) string {

@@ -200,7 +200,7 @@ func TestPoolCurrencyCountsKeptRuns(t *testing.T) {
 	rec.Host = "Other CPU, 2 logical CPUs"
 	writeRecord(filepath.Join(root, filepath.FromSlash(KeptDir("go1.27.4")), "run5"), rec)
 	line, _, _ = PoolCurrency(root, "go1.27.4")
-	want = "on 2 of the 3 boots or days a pool needs; on Other CPU, 2 logical CPUs, 1 run (run5) on 1 of the 3 boots or days a pool needs (runs of different hosts or settings do not pool)"
+	want = "on 2 of the 3 boots or days a pool needs; on Other CPU, 2 logical CPUs, 1 run (run5) on 1 of the 3 boots or days a pool needs (runs of different hosts, settings or measured code do not pool)"
 	if !strings.HasSuffix(line, want) {
 		t.Errorf("with a run of another host: PoolCurrency = %q\nwant it to end %q", line, want)
 	}
@@ -222,5 +222,28 @@ func TestPoolCurrencyCountsKeptRuns(t *testing.T) {
 	line, _, _ = PoolCurrency(root, "go1.27.4")
 	if !strings.Contains(line, "4 runs (run1, run2, run3, run7) on 3 of the 3 boots or days") {
 		t.Errorf("with a run of one boot on the next day: PoolCurrency = %q; want it counted apart", line)
+	}
+
+	// A run of the same mutex from a commit whose series differs
+	// elsewhere (a test's patch, say) does not pool with the others, so
+	// it counts apart, and the two groups are told apart by commit.
+	t0 = t0.Add(24 * time.Hour)
+	keep("run8", "boot-f", "", tree)
+	dir8 := filepath.Join(root, filepath.FromSlash(KeptDir("go1.27.4")), "run8")
+	rec, _ = ReadRecord(dir8)
+	rec.Provenance.Commit = "bbb"
+	writeRecord(dir8, rec)
+	testPatchChanged := func(a, b string, paths ...string) ([]string, error) {
+		if a == b {
+			return nil, nil
+		}
+		return []string{"bases/go1.27.4/patches/0002-runtime-test.patch"}, nil
+	}
+	line, _, err = poolCurrency(root, "go1.27.4", testPatchChanged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(line, "4 runs (run1, run2, run3, run7) on 3 of the 3 boots or days") || !strings.Contains(line, ", commit bbb), 1 run (run8) on 1 of the 3") {
+		t.Errorf("with a run of another commit whose series differs: PoolCurrency = %q; want run8 counted apart, named by its commit", line)
 	}
 }

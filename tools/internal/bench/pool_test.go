@@ -23,6 +23,10 @@ func rawRun(nsChan, nsSelect int) string {
 		"histogram BenchmarkChanContended-4 1000 sub=5 max=" + strconv.Itoa(nsChan) + " counts=1:1,40:999\n"
 }
 
+// noCodeChanges is a changedFunc for runs known to have measured the
+// same code.
+func noCodeChanges(a, b string, paths ...string) ([]string, error) { return nil, nil }
+
 // poolRecord is the record of a finished full run named name, made from
 // commit, with count repetitions.
 func poolRecord(name, commit string, count int, start time.Time) Record {
