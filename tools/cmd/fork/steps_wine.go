@@ -20,9 +20,9 @@ import (
 // same built with GOEXPERIMENT=nospinbitmutex as a control, and the
 // runtime's mutex tests that a test binary can run there; then the
 // contended program on a runtime broken by wineTwoWakeups, which must
-// hang or stall. About three and a half minutes per base from cold on 2 cores; a
-// runtime that loses a wakeup hangs and fails at the runs' limits, in
-// about five more.
+// hang or stall. About three and a half minutes per base from cold on 2
+// cores; a runtime that loses a wakeup hangs and fails at the runs'
+// limits, in about five more.
 var wineSteps = []step{
 	{name: wineStep, slow: true, run: windowsWine},
 }
