@@ -126,12 +126,15 @@ func publishedPoolFor(root, base string) (string, error) {
 // the commands that make a new one and the runs kept for it so far. err
 // is for a tree it cannot read.
 func PoolCurrency(root, base string) (line string, current bool, err error) {
-	return poolCurrency(root, base, fork.Repo{Root: root}.ChangedBetween)
+	r := fork.Repo{Root: root}
+	head, _ := r.Commit()
+	return poolCurrency(root, base, head, r.ChangedBetween)
 }
 
-// poolCurrency is PoolCurrency, with changed to compare the commits of
-// kept runs.
-func poolCurrency(root, base string, changed changedFunc) (line string, current bool, err error) {
+// poolCurrency is PoolCurrency, with head the tree's commit ("" if
+// unknown) and changed to compare the commits of kept runs with each
+// other and with head.
+func poolCurrency(root, base, head string, changed changedFunc) (line string, current bool, err error) {
 	tree, err := treeMutexCode(root, base)
 	if err != nil {
 		return "", false, err
@@ -142,7 +145,7 @@ func poolCurrency(root, base string, changed changedFunc) (line string, current 
 	}
 	current = !strings.HasPrefix(line, "WARNING")
 	if !current {
-		line += "; " + keptProgress(root, base, tree, changed)
+		line += "; " + keptProgress(root, base, head, tree, changed)
 	}
 	return line, current, nil
 }
@@ -173,8 +176,10 @@ func poolCurrencyLine(root, base string, tree MutexCode) (string, error) {
 // commits that agree in what the runs measured, compared with changed,
 // since a series can change outside the mutex's files): how far each
 // group is from a pool that -publish accepts. Kept runs whose record
-// cannot be read, or whose mutex is another, do not count.
-func keptProgress(root, base string, tree MutexCode, changed changedFunc) string {
+// cannot be read, or whose mutex is another, do not count. A group whose
+// commit measured other code than head (the tree's commit; "" if unknown)
+// says so: a run made now does not pool with it.
+func keptProgress(root, base, head string, tree MutexCode, changed changedFunc) string {
 	type group struct {
 		runs     []Record
 		sessions []string
@@ -213,8 +218,18 @@ func keptProgress(root, base string, tree MutexCode, changed changedFunc) string
 		for _, r := range g.runs {
 			names = append(names, r.Name)
 		}
-		parts = append(parts, fmt.Sprintf("on %s, %s (%s) on %d of the %d boots or days a pool needs",
-			label, plural(len(names), "run"), strings.Join(names, ", "), min(len(g.sessions), minPoolRuns), minPoolRuns))
+		part := fmt.Sprintf("on %s, %s (%s) on %d of the %d boots or days a pool needs",
+			label, plural(len(names), "run"), strings.Join(names, ", "), min(len(g.sessions), minPoolRuns), minPoolRuns)
+		if commit := first.Provenance.Commit; head != "" && commit != head {
+			files, err := changed(commit, head, poolPaths(base)...)
+			switch {
+			case err != nil:
+				part += fmt.Sprintf(", from commit %s, which could not be compared with the tree's (%v)", commit, err)
+			case len(files) > 0:
+				part += fmt.Sprintf(", from commit %s, which measured other code than the tree's commit %s (they differ in %s): a run made now starts another pool", commit, head, strings.Join(files, ", "))
+			}
+		}
+		parts = append(parts, part)
 	}
 	text := fmt.Sprintf("kept in %s, runs of this mutex: %s", KeptDir(base), strings.Join(parts, "; "))
 	if len(groups) > 1 {

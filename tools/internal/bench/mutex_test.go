@@ -239,11 +239,26 @@ func TestPoolCurrencyCountsKeptRuns(t *testing.T) {
 		}
 		return []string{"bases/go1.27.4/patches/0002-runtime-test.patch"}, nil
 	}
-	line, _, err = poolCurrency(root, "go1.27.4", testPatchChanged)
+	line, _, err = poolCurrency(root, "go1.27.4", "bbb", testPatchChanged)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(line, "4 runs (run1, run2, run3, run7) on 3 of the 3 boots or days") || !strings.Contains(line, ", commit bbb), 1 run (run8) on 1 of the 3") {
 		t.Errorf("with a run of another commit whose series differs: PoolCurrency = %q; want run8 counted apart, named by its commit", line)
+	}
+
+	// With the tree at bbb, the groups of commit aaa (run1's, run5's and
+	// run6's) measured other code than the tree: a run made now joins
+	// run8's group, not theirs.
+	stale := ", from commit aaa, which measured other code than the tree's commit bbb (they differ in bases/go1.27.4/patches/0002-runtime-test.patch): a run made now starts another pool"
+	if !strings.Contains(line, "(run1, run2, run3, run7) on 3 of the 3 boots or days a pool needs"+stale) || strings.Count(line, stale) != 3 || !strings.Contains(line, "(run8) on 1 of the 3 boots or days a pool needs (runs of") {
+		t.Errorf("with the tree at bbb: PoolCurrency = %q; want the groups of aaa, and not run8's, said to be of other code", line)
+	}
+	// Compared with an unknown tree commit, or agreeing with it, no group is.
+	for _, head := range []string{"", "aaa"} {
+		line, _, _ = poolCurrency(root, "go1.27.4", head, noCodeChanges)
+		if strings.Contains(line, "measured other code than the tree's") {
+			t.Errorf("with the tree at %q and no code changes: PoolCurrency = %q; want no group said to be of other code", head, line)
+		}
 	}
 }
