@@ -77,7 +77,7 @@ const bigMB = 16_000
 // that lock once each (a few million states with the crash-path handler),
 // in a few minutes on two CPUs. The checks marked Long, of three Ms that
 // lock twice each or for ever, store tens of millions of states each and
-// take up to a quarter of an hour and 16 GB.
+// take up to 21 minutes (base/livef-3-small) and 16 GB.
 //
 // on are the features (features.go) of the Go code under check: every
 // check defines them.
@@ -123,6 +123,7 @@ func Suite(on ...string) []Check {
 		{Name: "base/safety-3-twice-bin", Defines: []string{"NM=3", "ROUNDS=2", "BINSEMA"}, Depth: shallow, About: "the same with a semaphore that keeps one wakeup"},
 		{Name: "base/safety-3-twice-name", Defines: []string{"NM=3", "ROUNDS=2", "PASS=1", "LOOKS=2"}, Depth: shallow, About: "3 Ms, 2 acquisitions each, claims passed on: the naming order"},
 		{Name: "base/forever-3", Defines: []string{"NM=3", "FOREVER"}, Depth: deeper, About: "3 Ms locking for ever: invariant, the bound, the naming order, one pending wakeup at most"},
+		{Name: "base/livef-3-small", Defines: []string{"NM=3", "FOREVER", "LIVEF", "SPIN=0", "PASS=1", "LOOKS=2", "TOPW=1"}, Mode: Liveness, Claim: "livef", Depth: deeper, About: "3 Ms locking for ever, 1 poll, starving after 1 pass or 2 looks, 1 wake of the top past the bottom: every lock2 returns if the Ms lose finitely many races"},
 	}
 	for i := range long {
 		long[i].Long, long[i].MemLimitMB = true, bigMB
