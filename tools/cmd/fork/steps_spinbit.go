@@ -11,6 +11,7 @@ import (
 	"go-spinbit.dev/tools/internal/crossarch"
 	"go-spinbit.dev/tools/internal/fork"
 	"go-spinbit.dev/tools/internal/inorder"
+	"go-spinbit.dev/tools/internal/torture"
 )
 
 // spinbitSteps check the spinbit mutex: upstream's tests with the experiment
@@ -73,37 +74,87 @@ var threadOSes = [][2]string{
 }
 
 // buildOtherOSes builds pkg (runtime in the default run, std with -long)
-// for every OS with threads, with the experiment on and off, so no OS is
-// left uncompiled.
+// for every OS with threads, with the experiment on and off, and on in
+// torture mode (-tags spinbittorture), so no OS is left uncompiled. Then,
+// so that the torture builds cannot pass by leaving the tag out, the
+// runtime for the first of those OSes, built as they are, must fail with
+// a file that only torture mode compiles and that does not compile.
 func buildOtherOSes(pkg string) func(context.Context, fork.Repo) error {
 	return func(ctx context.Context, r fork.Repo) error {
-		type target struct{ goos, goarch, exp string }
-		var targets []target
-		for _, exp := range []string{"spinbitmutex", "nospinbitmutex"} {
+		var targets []osBuild
+		for _, mode := range []struct{ exp, tags string }{{"spinbitmutex", ""}, {"nospinbitmutex", ""}, {"spinbitmutex", torture.Tag}} {
 			for _, t := range threadOSes {
-				targets = append(targets, target{t[0], t[1], exp})
+				targets = append(targets, osBuild{t[0], t[1], mode.exp, mode.tags})
 			}
 		}
 		// Each build is mostly one chain of packages, one compile at a
 		// time: run as many as there are CPUs at once.
 		errs := inorder.Run(os.Stdout, len(targets), 0, func(i int) (string, error) {
-			t := targets[i]
-			env := []string{"GOOS=" + t.goos, "GOARCH=" + t.goarch, "GOEXPERIMENT=" + t.exp, "CGO_ENABLED=0"}
-			out, err := captureCommand(ctx, r.Root, env, r.GoCommand(), "build", pkg)
-			return fmt.Sprintf("go build %s  GOOS=%s GOARCH=%s GOEXPERIMENT=%s\n%s", pkg, t.goos, t.goarch, t.exp, out), err
+			return targets[i].build(ctx, r, pkg)
 		})
 		var failed []string
 		for i, err := range errs {
 			if err != nil {
-				t := targets[i]
-				failed = append(failed, t.goos+"/"+t.goarch+"/"+t.exp)
+				failed = append(failed, targets[i].String())
 			}
 		}
 		if len(failed) > 0 {
 			return fmt.Errorf("%s does not build for %s", pkg, strings.Join(failed, " "))
 		}
-		return nil
+		return tortureTagReachesBuild(ctx, r, osBuild{threadOSes[0][0], threadOSes[0][1], "spinbitmutex", torture.Tag})
 	}
+}
+
+// An osBuild is a build of buildOtherOSes: for GOOS and GOARCH, with
+// GOEXPERIMENT exp, and the build tags tags.
+type osBuild struct{ goos, goarch, exp, tags string }
+
+func (b osBuild) String() string {
+	s := b.goos + "/" + b.goarch + "/" + b.exp
+	if b.tags != "" {
+		s += "/" + b.tags
+	}
+	return s
+}
+
+// build runs go build of pkg as b says, with the flags extra before pkg,
+// and returns the command and its output.
+func (b osBuild) build(ctx context.Context, r fork.Repo, pkg string, extra ...string) (string, error) {
+	env := []string{"GOOS=" + b.goos, "GOARCH=" + b.goarch, "GOEXPERIMENT=" + b.exp, "CGO_ENABLED=0"}
+	args := append([]string{"build", "-tags=" + b.tags}, extra...)
+	out, err := captureCommand(ctx, r.Root, env, r.GoCommand(), append(args, pkg)...)
+	return fmt.Sprintf("go %s  GOOS=%s GOARCH=%s GOEXPERIMENT=%s\n%s", strings.Join(append(args, pkg), " "), b.goos, b.goarch, b.exp, out), err
+}
+
+// tortureTagReachesBuild runs b, a torture-mode build of the runtime, with
+// a file added by go build -overlay that only torture mode compiles and
+// that refers to a name nobody declares: the build must fail, on that
+// name.
+func tortureTagReachesBuild(ctx context.Context, r fork.Repo, b osBuild) error {
+	dir, err := os.MkdirTemp("", "torture-tag")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	const undeclared = "mutexTortureTagCheckUndeclared"
+	src := "//go:build " + torture.Tag + "\n\npackage runtime\n\nvar _ = " + undeclared + "\n"
+	file, overlay := filepath.Join(dir, "lock_torture_tagcheck.go"), filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		return err
+	}
+	target := filepath.Join(r.Goroot(), "src", "runtime", "lock_torture_tagcheck.go")
+	if err := writeOverlay(overlay, map[string]string{target: file}); err != nil {
+		return err
+	}
+	out, err := b.build(ctx, r, "runtime", "-overlay", overlay)
+	switch {
+	case err == nil:
+		return fmt.Errorf("the runtime built as %s with a file that only torture mode compiles and that cannot compile: the torture builds do not compile torture mode", b)
+	case !strings.Contains(out, undeclared):
+		return fmt.Errorf("the runtime built as %s with a file that cannot compile failed, but not on that file:\n%s", b, out)
+	}
+	fmt.Printf("%s: a file that only torture mode compiles is compiled (its error: undefined %s)\n", b, undeclared)
+	return nil
 }
 
 // versionNames checks that the fork names itself, <release>-spinbit, and
