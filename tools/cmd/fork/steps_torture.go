@@ -128,13 +128,17 @@ func tortureCatchesBroken(ctx context.Context, r fork.Repo) error {
 	missed := make([]bool, len(torture.Breaks))
 	err := eachBreak(r, 0, func(i int, b torture.Break, overlay string) (string, error) {
 		// -short: 2000 acquisitions per M, a second or two in torture
-		// mode; a hang ends at the stress's one-minute watchdog or at
+		// mode (a Full break: 20000 and the crowded rounds, under ten
+		// seconds); a hang ends at the stress's one-minute watchdog or at
 		// go test's timeout. -vet=off: vet reads the files on disk, not
 		// the overlay, and with a cold cache it doubled a break's build
 		// and run (28s against 14s); torture/native vets the real code.
+		args := []string{"test", "-vet=off", "-overlay", overlay, "-tags", torture.Tag, "-run", "^" + torture.Test + "$", "-count", "1", "-timeout", "100s"}
+		if !b.Full {
+			args = append(args, "-short")
+		}
 		run := func() (string, error) {
-			return captureCommand(ctx, r.Root, tortureEnv, r.GoCommand(), "test", "-vet=off", "-overlay", overlay, "-tags", torture.Tag,
-				"-run", "^"+torture.Test+"$", "-short", "-count", "1", "-timeout", "100s", "runtime")
+			return captureCommand(ctx, r.Root, tortureEnv, r.GoCommand(), append(args, "runtime")...)
 		}
 		out, err := run()
 		// A break of the bound alone shows only when an M takes the

@@ -136,13 +136,14 @@ func TestBreaksApplyToGoroot(t *testing.T) {
 	}
 }
 
-// The pattern of the breaks of the bound matches the message that the
-// torture test of every base's tree prints for bypasses, with a count in
-// place of the message's %d.
+// The patterns of the breaks of the bound match the messages that the
+// torture test of every base's tree prints for bypasses and for two
+// heirs, with a count in place of the message's %d.
 func TestCaughtPatternsMatchGoroot(t *testing.T) {
 	for _, rt := range gorootRuntimes(t) {
 		src := readRuntimeFile(t, rt, "lock_torture_test.go")
 		checkReportMessage(t, rt, src, "entries into the busy mutex", bypassed)
+		checkReportMessage(t, rt, src, "another heir of the same mutex", twoHeirs)
 	}
 }
 
