@@ -28,8 +28,9 @@
  *     only the owner of the stack lock reads or writes the links, marks
  *     and counts of Ms on the stack;
  *   - the store of the gift shares semawakeup's step, and semasleep's
- *     load, CAS and futexsleep share a step: the M woken reads its gift
- *     only after it takes the wakeup, and only it takes from its count;
+ *     decrement, futexsleep and load share a step: the M woken reads its
+ *     gift only after it takes the wakeup, and only it takes from its
+ *     count (msema.pml checks the futex code of that count);
  *   - the count and marks of an M taken off the stack are set to zero as
  *     it is taken off, as well as at its push, where the Go code sets
  *     them, so that states differing only in what nobody reads are one.
@@ -464,7 +465,7 @@ w_casload:
 	 * it only after its semasleep takes the wakeup. */
 w_wake:
 	atomic {        /* go unlock2Wake: `wakem.mWaitList.gift = gift`, `semawakeup(wakem)` */
-		/* go semawakeup: `if atomic.Xadd(&mp.waitsema, 1) == 1 {`, `futexwakeup(&mp.waitsema, 1)` */
+		/* go semawakeup: `if int32(atomic.Xadd(&mp.waitsema, 1)) == 0 {`, `futexwakeup(&mp.waitsema, 1)` */
 		giftMark[wakem] = gift;
 #ifndef BINSEMA
 		assert(waitsema[wakem] == 0);       /* never a second pending wakeup */
@@ -860,11 +861,12 @@ s_push:
 		fi
 	}
 	/* semasleep(-1): it waits until its count is above zero and takes one
-	 * wakeup (the load, the CAS and the futexsleep that compares the count
-	 * with 0 share a step: only this M takes from its count). */
+	 * wakeup (its decrement, its futexsleep and its load share a step:
+	 * only this M takes from its count; msema.pml checks that the futex
+	 * code is such a count). */
 s_sleep:
 	atomic {        /* go mutexSleepOnStack: `semasleep(-1)`, `mp.mWaitList.inWait = false`, `return pushed` */
-		/* go semasleep: `v := atomic.Load(&mp.waitsema)`, `if atomic.Cas(&mp.waitsema, v, v-1) {`, `futexsleep(&mp.waitsema, 0, ns)` */
+		/* go semasleep: `if int32(atomic.Xadd(&mp.waitsema, -1)) >= 0 {`, `futexsleep(&mp.waitsema, waitsemaAsleep, ns)`, `if int32(atomic.Load(&mp.waitsema)) >= 0 {` */
 		/* go lock2Slow: `if slept && passed < mutexStarvePasses {`, `slept = true`, `atTail = mp.nextwaitm == 0`, `weSpin = mp.mWaitList.gift`, `heir = mp.mWaitList.heir`, `kicked = false` */
 		waitsema[me] > 0 ->
 		waitsema[me]--;

@@ -11,7 +11,9 @@ import (
 // wakeSteps show that the tests of the bound on the wakes a sleeper waits
 // for fail on a broken mutexWakee: TestRuntimeMutexWakeOrder on one that
 // never takes the bottom of the stack while another M is above it, and
-// TestRuntimeMutexWakeHeir on one that passes over a sleeping heir.
+// TestRuntimeMutexWakeHeir on one that passes over a sleeping heir; and
+// that the check of the M semaphore, TestRuntimeMutexSemaphore, fails on a
+// futex semaphore that loses a wakeup sent after a timed sleep gave up.
 var wakeSteps = []step{
 	{name: "runtime/wake-tests-catch-breaks", slow: true, run: wakeTestsCatchBreaks},
 }
@@ -55,13 +57,38 @@ var wakeHeirBreak = caughtBreak{
 	report: regexp.MustCompile(`a wake took M \d+, not the heir`),
 }
 
+// semaTest is TestRuntimeMutexSemaphore, deterministic too.
+var semaTest = catchingTest{
+	name:    "TestRuntimeMutexSemaphore",
+	summary: regexp.MustCompile(`--- (PASS|FAIL): TestRuntimeMutexSemaphore`),
+	runs:    1,
+}
+
+// semaBreak is a futex semaphore whose timed sleep gives up without taking
+// its -1 back out of the count, as go1.27's does: the next wakeup only
+// cancels it, and the sleep after that waits for another.
+var semaBreak = caughtBreak{
+	Break: torture.Break{
+		Name:  "sleep-keeps-its-minus-one",
+		What:  "a timed semasleep that gives up leaves its -1 in the M's count",
+		File:  "lock_futexsema.go",
+		Edits: []torture.Edit{{Old: "\t\t\t\tif atomic.Cas(&mp.waitsema, waitsemaAsleep, 0) {\n", New: "\t\t\t\tif true {\n"}},
+	},
+	report: regexp.MustCompile(`did not keep the wakeup sent before the sleep`),
+}
+
 // wakeTestsCatchBreaks builds the runtime's tests on wakeOrderBreak and
 // runs TestRuntimeMutexWakeOrder, which must fail for a sleeper passed
 // over too often, then on wakeHeirBreak and runs TestRuntimeMutexWakeHeir,
-// which must fail for the heir left asleep (testCatches).
+// which must fail for the heir left asleep, then on semaBreak and runs
+// TestRuntimeMutexSemaphore, which must fail for the lost wakeup
+// (testCatches). The semaphore's break needs a futex OS.
 func wakeTestsCatchBreaks(ctx context.Context, r fork.Repo) error {
 	if err := testCatches(ctx, r, wakeOrderTest, []caughtBreak{wakeOrderBreak}); err != nil {
 		return err
 	}
-	return testCatches(ctx, r, wakeHeirTest, []caughtBreak{wakeHeirBreak})
+	if err := testCatches(ctx, r, wakeHeirTest, []caughtBreak{wakeHeirBreak}); err != nil {
+		return err
+	}
+	return testCatches(ctx, r, semaTest, []caughtBreak{semaBreak})
 }

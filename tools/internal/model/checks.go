@@ -27,10 +27,20 @@ func (m Mode) String() string {
 	return "safety"
 }
 
+// The models, in model/: the mutex, and the futex M semaphore it sleeps
+// on where the OS has futexes.
+const (
+	MutexModel = "spinbit.pml"
+	SemaModel  = "msema.pml"
+)
+
 // A Check is one run of the verifier and what it must report.
 type Check struct {
 	// Name identifies the check in reports, such as "base/safety".
 	Name string
+	// Model is the file name in model/ of the model the check runs:
+	// MutexModel if empty.
+	Model string
 	// Defines are the macros spin's preprocessor gets, each NAME or
 	// NAME=VALUE, selecting the model's size, mode and mutant.
 	Defines []string
@@ -67,11 +77,20 @@ const (
 // one at a time.
 const bigMB = 16_000
 
+// ModelFile returns the file name in model/ of the model c runs.
+func (c Check) ModelFile() string {
+	if c.Model == "" {
+		return MutexModel
+	}
+	return c.Model
+}
+
 // Suite lists the checks that ./test.bash runs. The base model is the Go
 // code as it is, and every base check must hold, but for base/live-3,
 // which must find the starvation that lock_spinbit.go leaves unbounded;
 // each mutant breaks one thing the Go code does, and its check must find
-// the error named.
+// the error named. The checks of the M semaphore's model (semaChecks)
+// come first; they take a second.
 //
 // The default run checks two Ms, with runs of any length, and three Ms
 // that lock once each (a few million states with the crash-path handler),
@@ -80,7 +99,7 @@ const bigMB = 16_000
 // take up to 21 minutes (base/livef-3-small) and 16 GB.
 //
 // on are the features (features.go) of the Go code under check: every
-// check defines them.
+// check of the mutex's model defines them.
 func Suite(on ...string) []Check {
 	const (
 		lost    = "invalid end state"
@@ -152,6 +171,24 @@ func Suite(on ...string) []Check {
 	checks := slices.Concat(base, mutants, long, longMutants)
 	for i := range checks {
 		checks[i].Defines = slices.Concat(checks[i].Defines, on)
+	}
+	return slices.Concat(semaChecks(), checks)
+}
+
+// semaChecks are the checks of the M semaphore's model (msema.pml): the
+// futex code as it is, with two and three wakers, and its mutants.
+func semaChecks() []Check {
+	const lost = "invalid end state"
+	checks := []Check{
+		{Name: "msema/count-2", Defines: []string{"NW=2"}, Depth: shallow, About: "2 wakeups, sleeps for ever or with a limit: none lost, none taken twice, a wake calls the kernel only for an M that announced its sleep"},
+		{Name: "msema/count-3", Defines: []string{"NW=3", "NOUT=3", "NEARLY=2"}, Depth: shallow, About: "the same with 3 wakeups, 3 limits that run out and 2 early returns"},
+		mutant("NO_WITHDRAW", lost, "a sleep whose limit ran out leaves its -1 in the count: a later wakeup is lost", "NW=2"),
+		mutant("WAKE_ON_ONE", "assertion violated ( !(wake)||announced)", "semawakeup calls the kernel on a rise from 0, whether or not the M sleeps", "NW=2"),
+		mutant("SLEEP_ON_ZERO", lost, "futexsleep compares the count with 0: the M sleeps after the wakeup that cancelled its -1", "NW=2"),
+	}
+	for i := range checks {
+		checks[i].Model = SemaModel
+		checks[i].Name = strings.Replace(checks[i].Name, "mutant/", "msema-mutant/", 1)
 	}
 	return checks
 }

@@ -3,17 +3,18 @@ package model
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 )
 
-const modelPath = "../../../model/spinbit.pml"
+const modelDir = "../../../model"
 
-func readModel(t *testing.T) string {
+func readModel(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(modelPath)
+	b, err := os.ReadFile(filepath.Join(modelDir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,9 +22,9 @@ func readModel(t *testing.T) string {
 }
 
 func TestSuiteMatchesModel(t *testing.T) {
-	model := readModel(t)
+	models := map[string]string{MutexModel: readModel(t, MutexModel), SemaModel: readModel(t, SemaModel)}
 	names := map[string]bool{}
-	checked := map[string]bool{}
+	checked := map[string]map[string]bool{MutexModel: {}, SemaModel: {}}
 	var all []string
 	for _, f := range features {
 		all = append(all, f.define)
@@ -33,6 +34,11 @@ func TestSuiteMatchesModel(t *testing.T) {
 			t.Errorf("two checks are named %s", c.Name)
 		}
 		names[c.Name] = true
+		model, ok := models[c.ModelFile()]
+		if !ok {
+			t.Errorf("%s: no model %s", c.Name, c.ModelFile())
+			continue
+		}
 		if err := c.checkDefines(model); err != nil {
 			t.Error(err)
 		}
@@ -44,17 +50,19 @@ func TestSuiteMatchesModel(t *testing.T) {
 		}
 		for _, n := range c.macroNames() {
 			if strings.HasPrefix(n, "MUTANT_") {
-				checked[n] = true
+				checked[c.ModelFile()][n] = true
 				if c.Want == "" {
 					t.Errorf("%s defines %s and expects no error; a mutant's check must expect one", c.Name, n)
 				}
 			}
 		}
 	}
-	// A mutant the model has but the suite never runs is a check lost.
-	for _, m := range regexp.MustCompile(`\bMUTANT_[A-Z0-9_]+`).FindAllString(model, -1) {
-		if !checked[m] {
-			t.Errorf("the model has %s, but no check of the suite defines it", m)
+	// A mutant a model has but the suite never runs is a check lost.
+	for name, model := range models {
+		for _, m := range regexp.MustCompile(`\bMUTANT_[A-Z0-9_]+`).FindAllString(model, -1) {
+			if !checked[name][m] {
+				t.Errorf("%s has %s, but no check of the suite defines it", name, m)
+			}
 		}
 	}
 }
@@ -154,8 +162,8 @@ func TestSplitBig(t *testing.T) {
 	}
 }
 
-// A feature of the Go code is defined in every check; without it, no
-// check defines it.
+// A feature of the Go code is defined in every check of the mutex's
+// model; without it, no check defines it.
 func TestSuiteFeatures(t *testing.T) {
 	without, with := Suite(), Suite("BLAME")
 	if len(with) != len(without) {
@@ -167,8 +175,8 @@ func TestSuiteFeatures(t *testing.T) {
 		}
 	}
 	for _, c := range with {
-		if !slices.Contains(c.Defines, "BLAME") {
-			t.Errorf("Suite(BLAME): %s does not define BLAME: %v", c.Name, c.Defines)
+		if got, want := slices.Contains(c.Defines, "BLAME"), c.ModelFile() == MutexModel; got != want {
+			t.Errorf("Suite(BLAME): %s (of %s) defines BLAME: %v; want %v (features are the mutex model's)", c.Name, c.ModelFile(), got, want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -162,7 +163,7 @@ func checkQuotes(model string, goFiles map[string][]byte) ([]string, error) {
 		}
 	}
 	if len(problems) > 0 {
-		return nil, fmt.Errorf("the model and the Go code disagree; update model/spinbit.pml to match the Go code (and the checks' expectations in tools/internal/model/checks.go if its behaviour changed):\n\t%s", strings.Join(problems, "\n\t"))
+		return nil, fmt.Errorf("the model and the Go code disagree; update the model to match the Go code (and the checks' expectations in tools/internal/model/checks.go if its behaviour changed):\n\t%s", strings.Join(problems, "\n\t"))
 	}
 	return on, nil
 }
@@ -177,6 +178,19 @@ func checkQuoteFiles(model string, goFiles []string) ([]string, error) {
 	if err := checkBoundQuoteFiles(model, goFiles); err != nil {
 		return nil, err
 	}
+	srcs, err := readGoFiles(goFiles)
+	if err != nil {
+		return nil, err
+	}
+	on, err := checkQuotes(string(m), srcs)
+	if err != nil {
+		return nil, fmt.Errorf("model/%s: %v", filepath.Base(model), err)
+	}
+	return on, nil
+}
+
+// readGoFiles reads the Go files a model quotes, keyed by their paths.
+func readGoFiles(goFiles []string) (map[string][]byte, error) {
 	srcs := map[string][]byte{}
 	for _, f := range goFiles {
 		b, err := os.ReadFile(f)
@@ -185,5 +199,5 @@ func checkQuoteFiles(model string, goFiles []string) ([]string, error) {
 		}
 		srcs[f] = b
 	}
-	return checkQuotes(string(m), srcs)
+	return srcs, nil
 }

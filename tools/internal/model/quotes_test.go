@@ -77,7 +77,7 @@ func TestCheckQuotesTagWithoutQuote(t *testing.T) {
 	}
 }
 
-// The real model must quote the real Go code of every base whose tree is
+// The real models must quote the real Go code of every base whose tree is
 // laid out. goroot/<release> is laid out by ./make.bash, and is missing
 // from a bare checkout of this repository.
 func TestRealQuotes(t *testing.T) {
@@ -93,7 +93,7 @@ func TestRealQuotes(t *testing.T) {
 			t.Errorf("%s: %v", goroot, err)
 			continue
 		}
-		if _, err := checkQuoteFiles(opts.Model, opts.GoFiles); err != nil {
+		if _, err := checkModelQuotes(opts); err != nil {
 			t.Errorf("%s: %v", goroot, err)
 		}
 	}

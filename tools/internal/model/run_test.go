@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -92,9 +93,10 @@ func TestFindTools(t *testing.T) {
 	}
 }
 
-// TestRealModel runs spin on the real model: the smallest check of the base
-// model must hold and a mutant must be rejected, as the model/spin step of
-// ./test.bash expects of the whole suite.
+// TestRealModel runs spin on the real models: the smallest check of the
+// base model and the semaphore's must hold and a mutant of each must be
+// rejected, as the model/spin step of ./test.bash expects of the whole
+// suite.
 func TestRealModel(t *testing.T) {
 	var tools Tools
 	for _, n := range needs {
@@ -112,14 +114,14 @@ func TestRealModel(t *testing.T) {
 	for _, c := range Suite() {
 		checks[c.Name] = c
 	}
-	for _, name := range []string{"base/safety-2", "mutant/push-nohint"} {
+	for _, name := range []string{"base/safety-2", "mutant/push-nohint", "msema/count-2", "msema-mutant/no-withdraw"} {
 		c, ok := checks[name]
 		if !ok {
 			t.Fatalf("the suite has no check %s", name)
 		}
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			r, _, err := tools.Run(context.Background(), dir, modelPath, c)
+			r, _, err := tools.Run(context.Background(), dir, filepath.Join(modelDir, c.ModelFile()), c)
 			if err != nil {
 				t.Fatal(err)
 			}

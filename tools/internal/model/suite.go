@@ -15,9 +15,9 @@ import (
 
 // Options say where the model and the Go code are and where reports go.
 type Options struct {
-	// Model is the path of model/spinbit.pml.
-	Model string
-	// GoFiles are the Go files whose statements the model quotes.
+	// Dir is the path of model/, which holds the models.
+	Dir string
+	// GoFiles are the Go files whose statements the models quote.
 	GoFiles []string
 	// Out receives one line per check; Err the progress of installs.
 	Out, Err io.Writer
@@ -27,7 +27,7 @@ type Options struct {
 }
 
 // DefaultOptions returns the options for the repository at root and the
-// Go tree goroot (one base's goroot/<release>): the model quotes
+// Go tree goroot (one base's goroot/<release>): the models quote
 // lock_spinbit.go and the file of the futex semasleep and semawakeup
 // (SemasleepFile), which a series may add or upstream may hold.
 func DefaultOptions(root, goroot string) (Options, error) {
@@ -37,7 +37,7 @@ func DefaultOptions(root, goroot string) (Options, error) {
 		return Options{}, err
 	}
 	return Options{
-		Model: filepath.Join(root, "model", "spinbit.pml"),
+		Dir: filepath.Join(root, "model"),
 		GoFiles: []string{
 			filepath.Join(rt, "lock_spinbit.go"),
 			sema,
@@ -71,11 +71,34 @@ func SemasleepFile(dir string) (string, error) {
 	return found[0], nil
 }
 
-// CheckQuotesOf checks that the model still quotes the Go code of
+// CheckQuotesOf checks that the models still quote the Go code of
 // opts.GoFiles correctly, without running Spin.
 func CheckQuotesOf(opts Options) error {
-	_, err := checkQuoteFiles(opts.Model, opts.GoFiles)
+	_, err := checkModelQuotes(opts)
 	return err
+}
+
+// checkModelQuotes checks the quotes of the mutex's model (and the README's
+// quote of the bound) and of the semaphore's, and returns the features of
+// the Go code.
+func checkModelQuotes(opts Options) ([]string, error) {
+	on, err := checkQuoteFiles(filepath.Join(opts.Dir, MutexModel), opts.GoFiles)
+	if err != nil {
+		return nil, err
+	}
+	sema := filepath.Join(opts.Dir, SemaModel)
+	m, err := os.ReadFile(sema)
+	if err != nil {
+		return nil, err
+	}
+	srcs, err := readGoFiles(opts.GoFiles)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := checkQuotes(string(m), srcs); err != nil {
+		return nil, fmt.Errorf("model/%s: %v", SemaModel, err)
+	}
+	return on, nil
 }
 
 // RunSuite checks that the model still quotes the Go code correctly, then
@@ -86,11 +109,11 @@ func CheckQuotesOf(opts Options) error {
 // checks whose outcome differs from what they expect, and keeps the files
 // of each such run for a replay.
 func RunSuite(ctx context.Context, opts Options) error {
-	on, err := checkQuoteFiles(opts.Model, opts.GoFiles)
+	on, err := checkModelQuotes(opts)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.Out, "model: the model's quotes of %s match the Go code\n", strings.Join(baseNames(opts.GoFiles), ", "))
+	fmt.Fprintf(opts.Out, "model: the models' quotes of %s match the Go code\n", strings.Join(baseNames(opts.GoFiles), ", "))
 	if len(on) > 0 {
 		fmt.Fprintf(opts.Out, "model: the Go code has the features %s: every check defines them\n", strings.Join(on, " "))
 	}
@@ -108,13 +131,13 @@ func RunSuite(ctx context.Context, opts Options) error {
 	start := time.Now()
 	run := func(i int) (string, error) {
 		c := checks[i]
-		o := runCheck(ctx, tools, opts.Model, c)
+		o := runCheck(ctx, tools, filepath.Join(opts.Dir, c.ModelFile()), c)
 		if o.err == nil {
 			return fmt.Sprintf("ok   %-28s %-8s %s\n", c.Name, outcome(o.r), stats(o.r, o.took)), nil
 		}
 		line := fmt.Sprintf("FAIL %-28s (%s) %v\n", c.Name, c.About, o.err)
 		if o.kept != "" {
-			line += fmt.Sprintf("     replay: cd %s && spin -t -p %s %s\n", o.kept, defineFlags(c), filepath.Base(opts.Model))
+			line += fmt.Sprintf("     replay: cd %s && spin -t -p %s %s\n", o.kept, defineFlags(c), c.ModelFile())
 		}
 		return line, o.err
 	}
