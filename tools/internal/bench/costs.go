@@ -12,9 +12,10 @@ import (
 )
 
 // -costs counts, per benchmark op, what the mutexes make the kernel do:
-// futex(2) calls (sleeping and waking), sched_yield(2) calls (the spin
-// loops' osyield) and context switches, with perf stat on the syscall
-// tracepoints. perf counts the whole process, its start-up and the
+// futex(2) calls (sleeping and waking), the futex waits among them that
+// returned at once because a wakeup had come first, sched_yield(2) calls
+// (the spin loops' osyield) and context switches, with perf stat on the
+// syscall tracepoints. perf counts the whole process, its start-up and the
 // testing package's first run of one iteration included, so each
 // benchmark at each GOMAXPROCS runs twice, with a fixed iteration count N
 // and with 2N (-test.benchtime=Nx), and the difference of the two counts,
@@ -34,16 +35,41 @@ import (
 // those two.
 
 // costsEvents are the perf events counted in every process that runs
-// without uprobes, in the order of perfCounts.
-var costsEvents = []string{"syscalls:sys_enter_futex", "syscalls:sys_enter_sched_yield", "context-switches"}
+// without uprobes, in the order of perfCounts; the last is counted with
+// futexAtOnceFilter (costsEventArgs).
+var costsEvents = []string{"syscalls:sys_enter_futex", "syscalls:sys_enter_sched_yield", "context-switches", futexAtOnceEvent}
+
+// futexAtOnceEvent, with futexAtOnceFilter, counts the futex calls that
+// failed with EAGAIN (11): only a FUTEX_WAIT does, when the futex word no
+// longer holds the value it was to sleep on. For an M semaphore that is a
+// wakeup that came between the M's announcement of its sleep and its
+// entry into the kernel: the M did not sleep, and its waker made a wake
+// call all the same.
+const (
+	futexAtOnceEvent  = "syscalls:sys_exit_futex"
+	futexAtOnceFilter = "ret == -11"
+)
+
+// costsEventArgs are perf stat's arguments that count costsEvents: a
+// --filter applies to the -e before it.
+func costsEventArgs() []string {
+	n := len(costsEvents) - 1
+	return []string{"-e", strings.Join(costsEvents[:n], ","), "-e", costsEvents[n], "--filter", futexAtOnceFilter}
+}
+
+// costsEventCommand is costsEventArgs as a user would type them.
+func costsEventCommand() string {
+	n := len(costsEvents) - 1
+	return fmt.Sprintf("-e %s -e %s --filter '%s'", strings.Join(costsEvents[:n], ","), costsEvents[n], futexAtOnceFilter)
+}
 
 // perfCounts are the counts of one process: of costsEvents in a run
 // without uprobes, or the sums of its toolchain's uprobes in a run with
 // them. A count the run did not make is -1, as is Claims for a mutex that
 // makes no claims.
 type perfCounts struct {
-	Futex, Yield, Switches int64
-	Sleeps, Claims         int64
+	Futex, FutexAtOnce, Yield, Switches int64
+	Sleeps, Claims                      int64
 }
 
 // parsePerfStat reads the counts of a run from the output of perf stat -x,
@@ -86,9 +112,9 @@ func parsePerfStat(r io.Reader, tp toolchainProbes, probed bool) (perfCounts, er
 		return perfCounts{}, fmt.Errorf("perf stat output has no count of %s", strings.Join(missing, ", "))
 	}
 	if !probed {
-		return perfCounts{Futex: got[costsEvents[0]], Yield: got[costsEvents[1]], Switches: got[costsEvents[2]], Sleeps: -1, Claims: -1}, nil
+		return perfCounts{Futex: got[costsEvents[0]], Yield: got[costsEvents[1]], Switches: got[costsEvents[2]], FutexAtOnce: got[costsEvents[3]], Sleeps: -1, Claims: -1}, nil
 	}
-	c := perfCounts{Futex: -1, Yield: -1, Switches: -1, Claims: -1}
+	c := perfCounts{Futex: -1, FutexAtOnce: -1, Yield: -1, Switches: -1, Claims: -1}
 	for _, u := range tp.Sleeps {
 		c.Sleeps += got[u.event()]
 	}
@@ -110,6 +136,14 @@ func runEvents(tp toolchainProbes, probed bool) []string {
 	return costsEvents
 }
 
+// runEventArgs are perf stat's arguments that count runEvents.
+func runEventArgs(tp toolchainProbes, probed bool) []string {
+	if probed {
+		return []string{"-e", strings.Join(tp.events(), ",")}
+	}
+	return costsEventArgs()
+}
+
 // perfFix turns what perf stat printed when it refused to count into the
 // fix to apply. Debian's perf wrapper, which says "perf not found for
 // kernel", is matched before a tracepoint that is not found.
@@ -123,7 +157,7 @@ func perfFix(stderr string) string {
 	case strings.Contains(stderr, "unknown tracepoint") || strings.Contains(stderr, "not found"):
 		return "this kernel has no syscall tracepoints (it needs CONFIG_FTRACE_SYSCALLS) or the tracing filesystem is not mounted (mount -t tracefs nodev /sys/kernel/tracing): run -costs on a kernel that has them"
 	}
-	return "check that perf stat -e " + strings.Join(costsEvents, ",") + " -- true works on this machine"
+	return "check that perf stat " + costsEventCommand() + " -- true works on this machine"
 }
 
 // costsRun is what one run of a test binary under perf stat measured,
@@ -156,6 +190,7 @@ type costsSample struct {
 // The metrics of the table, in its order.
 const (
 	costsFutex = iota
+	costsFutexAtOnce
 	costsYield
 	costsSwitches
 	costsSleeps
@@ -167,6 +202,7 @@ const (
 
 var costsMetricTitles = [numCostsMetrics]string{
 	"futex calls per op (perf: syscalls:sys_enter_futex)",
+	"futex waits that returned at once per op, a wakeup having come first (perf: syscalls:sys_exit_futex that failed with EAGAIN)",
 	"sched_yield calls per op (perf: syscalls:sys_enter_sched_yield)",
 	"context switches per op (perf: context-switches)",
 	"mutex sleep calls per op (uprobes: the mutex's call of semasleep or futexsleep)",
@@ -200,6 +236,7 @@ func pairSample(a, b costsRun) (costsSample, error) {
 		}
 	}
 	perOp(costsFutex, a.Counts.Futex, b.Counts.Futex)
+	perOp(costsFutexAtOnce, a.Counts.FutexAtOnce, b.Counts.FutexAtOnce)
 	perOp(costsYield, a.Counts.Yield, b.Counts.Yield)
 	perOp(costsSwitches, a.Counts.Switches, b.Counts.Switches)
 	perOp(costsSleeps, a.Counts.Sleeps, b.Counts.Sleeps)
@@ -312,7 +349,7 @@ type costsHeader struct {
 // repetitions and their range.
 func writeCostsTable(w io.Writer, h costsHeader, slots []slot, toolchains []string, cells map[costsKey][numCostsMetrics]costsCell) {
 	fmt.Fprintf(w, "# Mechanism costs per op: %s\n\n", h.Name)
-	fmt.Fprintf(w, "- counted by `perf stat -e %s` over the whole process of each test binary run, without uprobes\n", strings.Join(costsEvents, ","))
+	fmt.Fprintf(w, "- counted by `perf stat %s` over the whole process of each test binary run, without uprobes\n", costsEventCommand())
 	fmt.Fprintf(w, "- mutex sleep calls and claims: counted in a second pair of runs, by uprobes alone on the mutex's own instructions, found in each test binary's disassembly: its call of `semasleep` (go1.24 and later, the fork) or `futexsleep` (go1.23, the tristate mutex) that puts an M to sleep, and the fork's store that makes an M the heir; — where a mutex makes no claims. A uprobe traps into the kernel each time it is hit, which widens the window in which a wake comes before the sleep (and then `semasleep` makes no futex call): these two counts are of runs with the probes in place, the others of runs without them, and no time per op here is a timed run's\n")
 	fmt.Fprintf(w, "- per op: each benchmark at each GOMAXPROCS ran with N and 2N iterations (`-test.benchtime=Nx`); the difference of the two counts over N takes out start-up, the testing package's first run of one iteration and exit. N:")
 	names := make([]string, 0, len(h.Iters))
@@ -434,12 +471,12 @@ func runsNote(ns []int) string {
 // make is empty (claims too for a mutex that makes none), and so are
 // vcsw_per_op and ivcsw_per_op for a benchmark that does not report them
 // (the runtime's).
-const costsCSVHeader = "repetition,toolchain,benchmark,gomaxprocs,iterations,probed,futex,sched_yield,context_switches,mutex_sleep_calls,claims,vcsw_per_op,ivcsw_per_op,ns_per_op"
+const costsCSVHeader = "repetition,toolchain,benchmark,gomaxprocs,iterations,probed,futex,futex_at_once,sched_yield,context_switches,mutex_sleep_calls,claims,vcsw_per_op,ivcsw_per_op,ns_per_op"
 
 func (r costsRun) csv() string {
 	c := r.Counts
-	return fmt.Sprintf("%d,%s,%s,%d,%d,%t,%s,%s,%s,%s,%s,%s,%s,%g", r.Rep+1, r.Toolchain, r.Slot.Bench, r.Slot.CPU, r.Iters, r.Probed,
-		csvCount(c.Futex), csvCount(c.Yield), csvCount(c.Switches), csvCount(c.Sleeps), csvCount(c.Claims), csvFloat(r.Vcsw), csvFloat(r.Ivcsw), r.NsPerOp)
+	return fmt.Sprintf("%d,%s,%s,%d,%d,%t,%s,%s,%s,%s,%s,%s,%s,%s,%g", r.Rep+1, r.Toolchain, r.Slot.Bench, r.Slot.CPU, r.Iters, r.Probed,
+		csvCount(c.Futex), csvCount(c.FutexAtOnce), csvCount(c.Yield), csvCount(c.Switches), csvCount(c.Sleeps), csvCount(c.Claims), csvFloat(r.Vcsw), csvFloat(r.Ivcsw), r.NsPerOp)
 }
 
 // csvCount is n for costs.csv: empty where the run did not count it (-1).

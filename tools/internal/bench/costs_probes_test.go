@@ -190,7 +190,7 @@ func TestParsePerfStatUprobes(t *testing.T) {
 	}
 	// A run with uprobes counts nothing else: its syscalls are not the
 	// program's own.
-	if want := (perfCounts{Futex: -1, Yield: -1, Switches: -1, Sleeps: 7, Claims: 7}); got != want {
+	if want := (perfCounts{Futex: -1, FutexAtOnce: -1, Yield: -1, Switches: -1, Sleeps: 7, Claims: 7}); got != want {
 		t.Errorf("counts %+v, want %+v", got, want)
 	}
 	noClaims := toolchainProbes{Sleeps: tp.Sleeps}
@@ -204,9 +204,10 @@ func TestParsePerfStatUprobes(t *testing.T) {
 	// A run without them needs none of their counts.
 	plain := "12,,syscalls:sys_enter_futex,1,100.00,,\n" +
 		"3,,syscalls:sys_enter_sched_yield,1,100.00,,\n" +
-		"40,,context-switches,1,100.00,,\n"
-	if got, err := parsePerfStat(strings.NewReader(plain), tp, false); err != nil || got != (perfCounts{Futex: 12, Yield: 3, Switches: 40, Sleeps: -1, Claims: -1}) {
-		t.Errorf("a run without uprobes: %+v, %v; want its three counts and -1 for the probes'", got, err)
+		"40,,context-switches,1,100.00,,\n" +
+		"2,,syscalls:sys_exit_futex,1,100.00,,\n"
+	if got, err := parsePerfStat(strings.NewReader(plain), tp, false); err != nil || got != (perfCounts{Futex: 12, FutexAtOnce: 2, Yield: 3, Switches: 40, Sleeps: -1, Claims: -1}) {
+		t.Errorf("a run without uprobes: %+v, %v; want its four counts and -1 for the probes'", got, err)
 	}
 }
 

@@ -201,11 +201,11 @@ func checkPerf(ctx context.Context) error {
 	}
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "probe.csv")
-	cmd := exec.CommandContext(ctx, "perf", "stat", "-x,", "-o", out, "-e", strings.Join(costsEvents, ","), "--", "true")
+	cmd := exec.CommandContext(ctx, "perf", append(append([]string{"stat", "-x,", "-o", out}, costsEventArgs()...), "--", "true")...)
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("perf stat cannot count %s (%v): %s\nperf said:\n%s", strings.Join(costsEvents, ","), err, perfFix(stderr.String()), strings.TrimSpace(stderr.String()))
+		return fmt.Errorf("perf stat cannot count %s (%v): %s\nperf said:\n%s", costsEventCommand(), err, perfFix(stderr.String()), strings.TrimSpace(stderr.String()))
 	}
 	f, err := os.Open(out)
 	if err != nil {
@@ -410,7 +410,8 @@ func perfRun(ctx context.Context, p *prepared, tp toolchainProbes, o Options, s 
 
 	ro := o
 	ro.Benchtime = strconv.Itoa(iters) + "x"
-	args := append([]string{"stat", "-x,", "-o", perfOut.Name(), "-e", strings.Join(runEvents(tp, probed), ","), "--", p.Binary}, costsRunArgs(ro, s)...)
+	args := append([]string{"stat", "-x,", "-o", perfOut.Name()}, runEventArgs(tp, probed)...)
+	args = append(append(args, "--", p.Binary), costsRunArgs(ro, s)...)
 	cmd := exec.CommandContext(ctx, "perf", args...)
 	cmd.Dir = p.PkgDir
 	cmd.Env = runEnv(os.Environ())

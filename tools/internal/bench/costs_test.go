@@ -3,14 +3,15 @@ package bench
 import (
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
 // testdata/perf holds real output of perf 6.1 on the 2-CPU machine:
-// select8.csv from perf stat -x, -o of the fork's BenchmarkSelect-8 with
-// 20000 iterations, not-supported.csv from counting cycles in the KVM
+// select8.csv from perf stat -x, -o, with costsEventArgs, of the fork's
+// BenchmarkSelect-8 with 20000 iterations, not-supported.csv from counting cycles in the KVM
 // guest, which has no hardware counters, and the messages perf stat
 // printed when run as an unprivileged user (permission-denied.stderr) and
 // for a tracepoint the kernel lacks (unknown-tracepoint.stderr).
@@ -28,7 +29,7 @@ func TestParsePerfStat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (perfCounts{Futex: 373, Yield: 117, Switches: 359, Sleeps: -1, Claims: -1}); got != want {
+	if want := (perfCounts{Futex: 257, FutexAtOnce: 3, Yield: 30, Switches: 290, Sleeps: -1, Claims: -1}); got != want {
 		t.Errorf("parsePerfStat(select8.csv) = %+v, want %+v", got, want)
 	}
 
@@ -75,10 +76,10 @@ func TestPerfFix(t *testing.T) {
 
 func TestPairSample(t *testing.T) {
 	sl := slot{"BenchmarkSelect", 8}
-	short := costsRun{Toolchain: "spinbit", Slot: sl, Iters: 1000, Counts: perfCounts{Futex: 400, Yield: 100, Switches: 350, Sleeps: 30, Claims: 2}, Vcsw: 0.9, Ivcsw: 0.8}
-	long := costsRun{Toolchain: "spinbit", Slot: sl, Iters: 2000, Counts: perfCounts{Futex: 900, Yield: 130, Switches: 340, Sleeps: 80, Claims: 5}, Vcsw: 0.02, Ivcsw: 0.01}
-	want := [numCostsMetrics]float64{0.5, 0.03, -0.01, 0.05, 0.003, 0.02, 0.01}
-	wantWhole := [numCostsMetrics]float64{0.45, 0.065, 0.17, 0.04, 0.0025, math.NaN(), math.NaN()}
+	short := costsRun{Toolchain: "spinbit", Slot: sl, Iters: 1000, Counts: perfCounts{Futex: 400, FutexAtOnce: 40, Yield: 100, Switches: 350, Sleeps: 30, Claims: 2}, Vcsw: 0.9, Ivcsw: 0.8}
+	long := costsRun{Toolchain: "spinbit", Slot: sl, Iters: 2000, Counts: perfCounts{Futex: 900, FutexAtOnce: 60, Yield: 130, Switches: 340, Sleeps: 80, Claims: 5}, Vcsw: 0.02, Ivcsw: 0.01}
+	want := [numCostsMetrics]float64{0.5, 0.02, 0.03, -0.01, 0.05, 0.003, 0.02, 0.01}
+	wantWhole := [numCostsMetrics]float64{0.45, 0.03, 0.065, 0.17, 0.04, 0.0025, math.NaN(), math.NaN()}
 	for _, order := range [][2]costsRun{{short, long}, {long, short}} {
 		s, err := pairSample(order[0], order[1])
 		if err != nil {
@@ -122,17 +123,17 @@ func TestJoinSamples(t *testing.T) {
 	run := func(iters int, probed bool, c perfCounts, vcsw float64) costsRun {
 		return costsRun{Toolchain: "spinbit", Slot: sl, Iters: iters, Probed: probed, Counts: c, Vcsw: vcsw, Ivcsw: vcsw / 2}
 	}
-	plain, err := pairSample(run(1000, false, perfCounts{400, 100, 350, -1, -1}, 0.4), run(2000, false, perfCounts{900, 130, 340, -1, -1}, 0.2))
+	plain, err := pairSample(run(1000, false, perfCounts{400, 40, 100, 350, -1, -1}, 0.4), run(2000, false, perfCounts{900, 60, 130, 340, -1, -1}, 0.2))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The probes' runs: hardly a futex call, and many more yields.
-	probed, err := pairSample(run(1000, true, perfCounts{-1, -1, -1, 30, 2}, 9), run(2000, true, perfCounts{-1, -1, -1, 80, 5}, 8))
+	probed, err := pairSample(run(1000, true, perfCounts{-1, -1, -1, -1, 30, 2}, 9), run(2000, true, perfCounts{-1, -1, -1, -1, 80, 5}, 8))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := joinSamples(plain, probed)
-	want := [numCostsMetrics]float64{0.5, 0.03, -0.01, 0.05, 0.003, 0.2, 0.1}
+	want := [numCostsMetrics]float64{0.5, 0.02, 0.03, -0.01, 0.05, 0.003, 0.2, 0.1}
 	for m := range want {
 		if d := s.Values[m] - want[m]; math.IsNaN(s.Values[m]) || d > 1e-12 || d < -1e-12 {
 			t.Errorf("%s = %v, want %v", costsMetricTitles[m], s.Values[m], want[m])
@@ -166,12 +167,12 @@ func TestPairFromOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, err := pairSample(
-		costsRun{Toolchain: "spinbit", Slot: sl, Iters: 20000, Counts: perfCounts{610, 469, 213, 100, 4}, Vcsw: short.Values["vcsw/op"], Ivcsw: short.Values["ivcsw/op"]},
-		costsRun{Toolchain: "spinbit", Slot: sl, Iters: 40000, Counts: perfCounts{1122, 913, 262, 140, 6}, Vcsw: long.Values["vcsw/op"], Ivcsw: long.Values["ivcsw/op"]})
+		costsRun{Toolchain: "spinbit", Slot: sl, Iters: 20000, Counts: perfCounts{610, 20, 469, 213, 100, 4}, Vcsw: short.Values["vcsw/op"], Ivcsw: short.Values["ivcsw/op"]},
+		costsRun{Toolchain: "spinbit", Slot: sl, Iters: 40000, Counts: perfCounts{1122, 30, 913, 262, 140, 6}, Vcsw: long.Values["vcsw/op"], Ivcsw: long.Values["ivcsw/op"]})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := [numCostsMetrics]float64{0.0256, 0.0222, 0.00245, 0.002, 0.0001, 0.0022, 0.0015}; s.Values != want {
+	if want := [numCostsMetrics]float64{0.0256, 0.0005, 0.0222, 0.00245, 0.002, 0.0001, 0.0022, 0.0015}; s.Values != want {
 		t.Errorf("per op %v, want %v", s.Values, want)
 	}
 	if _, err := costsResult(rs[:1], sl, 40000, true); err == nil || !strings.Contains(err.Error(), "ran 20000 iterations, not the 40000") {
@@ -337,5 +338,25 @@ func TestWriteCostsTable(t *testing.T) {
 	out = b.String()
 	if n := strings.Count(out, "\n## "); n != numCostsMetrics-2 || strings.Contains(out, "context switches per op (the benchmark's") || strings.Contains(out, "getrusage figures") {
 		t.Errorf("without vcsw/op: %d tables, want %d and no word of them:\n%s", n, numCostsMetrics-2, out)
+	}
+}
+
+// perf applies a --filter to the -e just before it: the filter must come
+// right after an -e of the exit event alone, or it would filter the other
+// counts (or fail on an event without a ret field).
+func TestCostsEventArgs(t *testing.T) {
+	args := costsEventArgs()
+	i := slices.Index(args, "--filter")
+	if i < 2 || i+1 >= len(args) || args[i-2] != "-e" || args[i-1] != futexAtOnceEvent || args[i+1] != futexAtOnceFilter {
+		t.Fatalf("costsEventArgs() = %q: want -e %s --filter %q, with the filter right after that event", args, futexAtOnceEvent, futexAtOnceFilter)
+	}
+	var counted []string
+	for j := 0; j+1 < len(args); j++ {
+		if args[j] == "-e" {
+			counted = append(counted, strings.Split(args[j+1], ",")...)
+		}
+	}
+	if !slices.Equal(counted, costsEvents) {
+		t.Errorf("costsEventArgs() counts %q, want costsEvents %q in their order", counted, costsEvents)
 	}
 }
