@@ -1,8 +1,10 @@
 /*
  * msema.pml: a Promela model, for the Spin model checker, of the M
- * semaphore of goroot/src/runtime/lock_futexsema.go: semasleep and
- * semawakeup on the futex word m.waitsema, which the spinbit mutex sleeps
- * on where the OS has futexes. spinbit.pml takes that semaphore to be a
+ * semaphore that the spinbit mutex sleeps on where the OS has futexes:
+ * semasleep and semawakeup on the futex word m.waitsema, in the
+ * lock_futex*.go file of goroot/src/runtime that declares semasleep
+ * (lock_futex.go in the go1.27 series, lock_futexsema.go in the go1.23
+ * series). spinbit.pml takes that semaphore to be a
  * count of the wakeups its M has not taken; this model checks the futex
  * code against that.
  *
@@ -73,7 +75,7 @@ active proctype M() {
 		atomic {        /* go semasleep: `if int32(atomic.Xadd(&mp.waitsema, -1)) >= 0 {`, `return 0` */
 			waitsema--;
 			if
-			:: waitsema >= 0 -> taken++; assert(taken <= sent); goto next
+			:: waitsema >= 0 -> TAKE(); goto next
 			:: else -> announced = true
 			fi
 		}
@@ -129,7 +131,7 @@ next:
 
 active [NW] proctype W() {
 	bool wake;
-	atomic {        /* go semawakeup: `if int32(atomic.Xadd(&mp.waitsema, 1)) == 0 {` */
+	atomic {        /* go semawakeup: `atomic.Xadd(&mp.waitsema, 1)` */
 		waitsema++;
 		sent++;
 #ifndef MUTANT_WAKE_ON_ONE

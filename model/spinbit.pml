@@ -4,7 +4,7 @@
  * implements it: lock2, lock2Slow, mutexSleepOnStack, mutexPushed,
  * mutexPassClaim, unlock2, unlock2Sampled, unlock2Wake, mutexWakee,
  * mutexUnlink, and the crash path (mutexOnCrashPath, mutexCrashWait), with
- * the M semaphore of lock_futexsema.go (semasleep(-1) and semawakeup) and
+ * the futex M semaphore (semasleep(-1) and semawakeup) and
  * the partial M pointers of lock_mkey.go.
  *
  * One process is one M that takes and releases the one mutex, l. Every
@@ -465,7 +465,7 @@ w_casload:
 	 * it only after its semasleep takes the wakeup. */
 w_wake:
 	atomic {        /* go unlock2Wake: `wakem.mWaitList.gift = gift`, `semawakeup(wakem)` */
-		/* go semawakeup: `if int32(atomic.Xadd(&mp.waitsema, 1)) == 0 {`, `futexwakeup(&mp.waitsema, 1)` */
+		/* go semawakeup: `atomic.Xadd(&mp.waitsema, 1)`, `futexwakeup(&mp.waitsema, 1)` */
 		giftMark[wakem] = gift;
 #ifndef BINSEMA
 		assert(waitsema[wakem] == 0);       /* never a second pending wakeup */

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"regexp"
 
 	"go-spinbit.dev/tools/internal/fork"
+	"go-spinbit.dev/tools/internal/model"
 	"go-spinbit.dev/tools/internal/torture"
 )
 
@@ -38,10 +40,12 @@ var wakeOrderBreak = caughtBreak{
 }
 
 // wakeHeirTest is TestRuntimeMutexWakeHeir, deterministic too.
-var wakeHeirTest = catchingTest{
-	name:    "TestRuntimeMutexWakeHeir",
-	summary: regexp.MustCompile(`--- (PASS|FAIL): TestRuntimeMutexWakeHeir`),
-	runs:    1,
+var wakeHeirTest = deterministicTest("TestRuntimeMutexWakeHeir")
+
+// deterministicTest is the test name, whose outcome one run decides and
+// whose summary is its PASS or FAIL line.
+func deterministicTest(name string) catchingTest {
+	return catchingTest{name: name, summary: regexp.MustCompile(`--- (PASS|FAIL): ` + name), runs: 1}
 }
 
 // wakeHeirBreak has a wake take the top or the bottom of the stack as if
@@ -58,20 +62,16 @@ var wakeHeirBreak = caughtBreak{
 }
 
 // semaTest is TestRuntimeMutexSemaphore, deterministic too.
-var semaTest = catchingTest{
-	name:    "TestRuntimeMutexSemaphore",
-	summary: regexp.MustCompile(`--- (PASS|FAIL): TestRuntimeMutexSemaphore`),
-	runs:    1,
-}
+var semaTest = deterministicTest("TestRuntimeMutexSemaphore")
 
 // semaBreak is a futex semaphore whose timed sleep gives up without taking
 // its -1 back out of the count, as go1.27's does: the next wakeup only
-// cancels it, and the sleep after that waits for another.
+// cancels it, and the sleep after that waits for another. Its File is the
+// base's file of the futex semasleep (model.SemasleepFile).
 var semaBreak = caughtBreak{
 	Break: torture.Break{
 		Name:  "sleep-keeps-its-minus-one",
 		What:  "a timed semasleep that gives up leaves its -1 in the M's count",
-		File:  "lock_futexsema.go",
 		Edits: []torture.Edit{{Old: "\t\t\t\tif atomic.Cas(&mp.waitsema, waitsemaAsleep, 0) {\n", New: "\t\t\t\tif true {\n"}},
 	},
 	report: regexp.MustCompile(`did not keep the wakeup sent before the sleep`),
@@ -84,11 +84,19 @@ var semaBreak = caughtBreak{
 // TestRuntimeMutexSemaphore, which must fail for the lost wakeup
 // (testCatches). The semaphore's break needs a futex OS.
 func wakeTestsCatchBreaks(ctx context.Context, r fork.Repo) error {
-	if err := testCatches(ctx, r, wakeOrderTest, []caughtBreak{wakeOrderBreak}); err != nil {
+	sema, err := model.SemasleepFile(filepath.Join(r.Goroot(), "src", "runtime"))
+	if err != nil {
 		return err
 	}
-	if err := testCatches(ctx, r, wakeHeirTest, []caughtBreak{wakeHeirBreak}); err != nil {
-		return err
+	semaBroken := semaBreak
+	semaBroken.File = filepath.Base(sema)
+	for _, c := range []struct {
+		test catchingTest
+		brk  caughtBreak
+	}{{wakeOrderTest, wakeOrderBreak}, {wakeHeirTest, wakeHeirBreak}, {semaTest, semaBroken}} {
+		if err := testCatches(ctx, r, c.test, []caughtBreak{c.brk}); err != nil {
+			return err
+		}
 	}
-	return testCatches(ctx, r, semaTest, []caughtBreak{semaBreak})
+	return nil
 }

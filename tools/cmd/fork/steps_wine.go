@@ -31,7 +31,7 @@ const wineStep = "windows/wine"
 
 // wineTwoWakeups is a protocol that needs an M's semaphore to keep two
 // wakeups: a wake sends its M two, and the woken M sleeps twice. Where
-// the semaphore counts (Linux's, lock_futexsema.go) it runs; on Windows,
+// the semaphore counts (Linux's futex one) it runs; on Windows,
 // whose auto-reset event keeps one, a second wakeup sent before the first
 // sleep is lost, the M sleeps for ever, and the runtime hangs. The mutex
 // never sends two, so it needs no more than Windows gives.

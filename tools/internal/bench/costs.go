@@ -59,8 +59,13 @@ func costsEventArgs() []string {
 
 // costsEventCommand is costsEventArgs as a user would type them.
 func costsEventCommand() string {
-	n := len(costsEvents) - 1
-	return fmt.Sprintf("-e %s -e %s --filter '%s'", strings.Join(costsEvents[:n], ","), costsEvents[n], futexAtOnceFilter)
+	args := costsEventArgs()
+	for i, a := range args {
+		if strings.Contains(a, " ") {
+			args[i] = "'" + a + "'"
+		}
+	}
+	return strings.Join(args, " ")
 }
 
 // perfCounts are the counts of one process: of costsEvents in a run

@@ -168,23 +168,31 @@ func checkQuotes(model string, goFiles map[string][]byte) ([]string, error) {
 	return on, nil
 }
 
-// checkQuoteFiles reads the files and runs checkQuotes, and checks the
-// bound that the README beside model quotes (checkBoundQuoteFiles).
-func checkQuoteFiles(model string, goFiles []string) ([]string, error) {
-	m, err := os.ReadFile(model)
+// checkModelQuotes checks the README's quote of the bound
+// (checkBoundQuoteFiles) and the quotes of each model in opts.Dir, the
+// mutex's and the M semaphore's, against the Go files, read once, and
+// returns the features the Go code has.
+func checkModelQuotes(opts Options) ([]string, error) {
+	if err := checkBoundQuoteFiles(filepath.Join(opts.Dir, MutexModel), opts.GoFiles); err != nil {
+		return nil, err
+	}
+	srcs, err := readGoFiles(opts.GoFiles)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkBoundQuoteFiles(model, goFiles); err != nil {
-		return nil, err
-	}
-	srcs, err := readGoFiles(goFiles)
-	if err != nil {
-		return nil, err
-	}
-	on, err := checkQuotes(string(m), srcs)
-	if err != nil {
-		return nil, fmt.Errorf("model/%s: %v", filepath.Base(model), err)
+	var on []string
+	for _, name := range []string{MutexModel, SemaModel} {
+		m, err := os.ReadFile(filepath.Join(opts.Dir, name))
+		if err != nil {
+			return nil, err
+		}
+		features, err := checkQuotes(string(m), srcs)
+		if err != nil {
+			return nil, fmt.Errorf("model/%s: %v", name, err)
+		}
+		if name == MutexModel {
+			on = features
+		}
 	}
 	return on, nil
 }

@@ -78,29 +78,6 @@ func CheckQuotesOf(opts Options) error {
 	return err
 }
 
-// checkModelQuotes checks the quotes of the mutex's model (and the README's
-// quote of the bound) and of the semaphore's, and returns the features of
-// the Go code.
-func checkModelQuotes(opts Options) ([]string, error) {
-	on, err := checkQuoteFiles(filepath.Join(opts.Dir, MutexModel), opts.GoFiles)
-	if err != nil {
-		return nil, err
-	}
-	sema := filepath.Join(opts.Dir, SemaModel)
-	m, err := os.ReadFile(sema)
-	if err != nil {
-		return nil, err
-	}
-	srcs, err := readGoFiles(opts.GoFiles)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := checkQuotes(string(m), srcs); err != nil {
-		return nil, fmt.Errorf("model/%s: %v", SemaModel, err)
-	}
-	return on, nil
-}
-
 // RunSuite checks that the model still quotes the Go code correctly, then
 // runs every check of Suite for the features the Go code has (those marked
 // Long only if opts.Long), several at once, but those that may need more
