@@ -359,7 +359,7 @@ inline mutexWakee() {
 /* unlock2Wake's loop body with the stack lock owned, for v: the word its
  * CAS writes (nv), whom it wakes and whether it gives mutexSpinning. */
 inline wakeNext() {
-	assert(mutexMFromKey(v) != 0 && (v & mutexStackLocked) != 0 && stackOwner == me);
+	assert(mutexMFromKey(v) != 0 && (key & mutexStackLocked) != 0 && stackOwner == me);
 	headM = mutexMFromKey(v);
 	if
 	:: committed == 0 -> mutexWakee()
@@ -402,11 +402,14 @@ inline wakeCode() {
 		fi
 	}
 w_take:
-	atomic {        /* go unlock2Wake: `next := v | mutexStackLocked`, `if atomic.Casuintptr(&l.key, v, next) {`, `v = next` */
+	/* v keeps the word read before the CAS, without mutexStackLocked: the
+	 * first pass decides on it (and may commit to the bottom), but its
+	 * CAS at w_cas fails for certain, and the pass at w_casload decides
+	 * again on a fresh load. */
+	atomic {        /* go unlock2Wake: `next := v | mutexStackLocked`, `if atomic.Casuintptr(&l.key, v, next) {`, `// v keeps the word read before the stack lock` */
 		if
 		:: key == v ->
 			key = v | mutexStackLocked;
-			v = v | mutexStackLocked;
 			assert(stackOwner == 0);
 			stackOwner = me;
 			wakeNext();
