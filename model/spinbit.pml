@@ -356,7 +356,8 @@ inline mutexWakee() {
 	t = 0; p = 0; above = 0; bottom = 0
 }
 
-/* unlock2Wake's loop body with the stack lock owned, for v: the word its
+/* unlock2Wake's loop body with the stack lock owned, for v (on the first
+ * pass after w_take, the word from before the stack lock): the word its
  * CAS writes (nv), whom it wakes and whether it gives mutexSpinning. */
 inline wakeNext() {
 	assert(mutexMFromKey(v) != 0 && (key & mutexStackLocked) != 0 && stackOwner == me);
@@ -402,10 +403,10 @@ inline wakeCode() {
 		fi
 	}
 w_take:
-	/* v keeps the word read before the CAS, without mutexStackLocked: the
-	 * first pass decides on it (and may commit to the bottom), but its
-	 * CAS at w_cas fails for certain, and the pass at w_casload decides
-	 * again on a fresh load. */
+	/* v keeps the word read before the CAS, without mutexStackLocked:
+	 * the first pass decides on it (and may commit to an M below the
+	 * top), but its CAS at w_cas fails for certain, and the pass at
+	 * w_casload decides again on a fresh load. */
 	atomic {        /* go unlock2Wake: `next := v | mutexStackLocked`, `if atomic.Casuintptr(&l.key, v, next) {`, `// v keeps the word read before the stack lock` */
 		if
 		:: key == v ->
