@@ -211,8 +211,11 @@ func keptProgress(root, base, head string, tree MutexCode, changed changedFunc) 
 	for _, g := range groups {
 		first := g.runs[0]
 		label := first.Host
+		// from names the group's commit where the label does not.
+		from := fmt.Sprintf(", from commit %s,", first.Provenance.Commit)
 		if slices.ContainsFunc(groups, func(o *group) bool { return o != g && o.runs[0].Host == first.Host }) {
 			label += fmt.Sprintf(" (-benchtime %s, -cpu %s, %s, %s, commit %s)", first.Benchtime, joinInts(first.CPUs), toolchainList(first.Toolchains), first.Interleave, first.Provenance.Commit)
+			from = ","
 		}
 		var names []string
 		for _, r := range g.runs {
@@ -224,9 +227,9 @@ func keptProgress(root, base, head string, tree MutexCode, changed changedFunc) 
 			files, err := changed(commit, head, poolPaths(base)...)
 			switch {
 			case err != nil:
-				part += fmt.Sprintf(", from commit %s, which could not be compared with the tree's (%v)", commit, err)
+				part += fmt.Sprintf("%s which could not be compared with the tree's (%v)", from, err)
 			case len(files) > 0:
-				part += fmt.Sprintf(", from commit %s, which measured other code than the tree's commit %s (they differ in %s): a run made now starts another pool", commit, head, strings.Join(files, ", "))
+				part += fmt.Sprintf("%s which measured other code than the tree's commit %s (they differ in %s): a run made now starts another pool", from, head, strings.Join(files, ", "))
 			}
 		}
 		parts = append(parts, part)

@@ -250,9 +250,13 @@ func TestPoolCurrencyCountsKeptRuns(t *testing.T) {
 	// With the tree at bbb, the groups of commit aaa (run1's, run5's and
 	// run6's) measured other code than the tree: a run made now joins
 	// run8's group, not theirs.
-	stale := ", from commit aaa, which measured other code than the tree's commit bbb (they differ in bases/go1.27.4/patches/0002-runtime-test.patch): a run made now starts another pool"
+	// Groups whose label already names commit aaa do not name it twice.
+	stale := ", which measured other code than the tree's commit bbb (they differ in bases/go1.27.4/patches/0002-runtime-test.patch): a run made now starts another pool"
 	if !strings.Contains(line, "(run1, run2, run3, run7) on 3 of the 3 boots or days a pool needs"+stale) || strings.Count(line, stale) != 3 || !strings.Contains(line, "(run8) on 1 of the 3 boots or days a pool needs (runs of") {
 		t.Errorf("with the tree at bbb: PoolCurrency = %q; want the groups of aaa, and not run8's, said to be of other code", line)
+	}
+	if strings.Count(line, ", from commit aaa,") != 1 || !strings.Contains(line, "(run5) on 1 of the 3 boots or days a pool needs, from commit aaa, which measured other code") {
+		t.Errorf("with the tree at bbb: PoolCurrency = %q; want commit aaa named once in each group's words: by the label where it names commits, else after the runs", line)
 	}
 	// Compared with an unknown tree commit, or agreeing with it, no group is.
 	for _, head := range []string{"", "aaa"} {
