@@ -166,8 +166,14 @@ var resultPeers = []struct {
 	required bool
 }{
 	{"go1.24", true},
-	{"go1.27", false},
+	{currentPeer, false},
 }
+
+// currentPeer is the toolchain of the current upstream release, the one
+// the fork's main series is built on. A target missed against another
+// release is said beside the same row against it, so that a reader sees
+// whether the fork or upstream's own changes since that release miss it.
+const currentPeer = "go1.27"
 
 // runtimeMetrics are the tables of the -runtime pool that RESULTS.md
 // condenses.
@@ -519,14 +525,14 @@ func targetMisses(p pooledReport) ([]string, error) {
 	for _, unit := range []string{"max-sec", "max-gap-sec"} {
 		for _, r := range rowsOf(p.VsUpstream, unit) {
 			if r.Significant() && r.Percent() > 0 {
-				out = append(out, fmt.Sprintf("longest wait no worse than go1.23.12's: %s %s, %s against %s (%s, p=%s)%s", r.Name, strings.TrimSuffix(unit, "-sec"), r.New, r.Base, r.Delta, r.P, p.runsNote("upstream", r, unit)))
+				out = append(out, fmt.Sprintf("longest wait no worse than go1.23.12's: %s %s, %s against %s (%s, p=%s)%s%s", r.Name, strings.TrimSuffix(unit, "-sec"), r.New, r.Base, r.Delta, r.P, p.runsNote("upstream", r, unit), againstCurrent(p.Peers, "upstream", r, unit)))
 			}
 		}
 	}
 	for _, pr := range p.Peers {
 		for _, r := range rowsOf(pr.Vs, "p99-sec") {
 			if r.Significant() && r.Percent() > 0 {
-				out = append(out, fmt.Sprintf("p99 no worse than %s's: %s, %s against %s (%s, p=%s)%s", pr.Release, r.Name, r.New, r.Base, r.Delta, r.P, p.runsNote(pr.Name, r, "p99-sec")))
+				out = append(out, fmt.Sprintf("p99 no worse than %s's: %s, %s against %s (%s, p=%s)%s%s", pr.Release, r.Name, r.New, r.Base, r.Delta, r.P, p.runsNote(pr.Name, r, "p99-sec"), againstCurrent(p.Peers, pr.Name, r, "p99-sec")))
 			}
 		}
 	}
@@ -538,7 +544,7 @@ func targetMisses(p pooledReport) ([]string, error) {
 	for _, pr := range p.Peers {
 		for _, r := range rowsOf(pr.Vs, "cpu-sec/op") {
 			if r.Significant() && r.Percent() > targetMargin {
-				out = append(out, fmt.Sprintf("CPU per op within %g%% of %s's: %s, %s against %s (%s, p=%s)%s", targetMargin, pr.Release, r.Name, r.New, r.Base, r.Delta, r.P, p.runsNote(pr.Name, r, "cpu-sec/op")))
+				out = append(out, fmt.Sprintf("CPU per op within %g%% of %s's: %s, %s against %s (%s, p=%s)%s%s", targetMargin, pr.Release, r.Name, r.New, r.Base, r.Delta, r.P, p.runsNote(pr.Name, r, "cpu-sec/op"), againstCurrent(p.Peers, pr.Name, r, "cpu-sec/op")))
 			}
 		}
 	}
@@ -552,7 +558,7 @@ func targetMisses(p pooledReport) ([]string, error) {
 			for _, w := range upstreamWaitUnits {
 				for _, r := range rowsOf(pr.Vs, w.unit) {
 					if r.Workload() == upstreamWaitTarget && r.Procs() <= u.CPUs && r.Significant() && r.Percent() > 0 {
-						out = append(out, fmt.Sprintf("%s no worse than %s's at GOMAXPROCS up to the %d CPUs: %s, %s against %s (%s, p=%s)%s", w.title, pr.Release, u.CPUs, r.Name, r.New, r.Base, r.Delta, r.P, u.note(pr.Name, r, w.unit)))
+						out = append(out, fmt.Sprintf("%s no worse than %s's at GOMAXPROCS up to the %d CPUs: %s, %s against %s (%s, p=%s)%s%s", w.title, pr.Release, u.CPUs, r.Name, r.New, r.Base, r.Delta, r.P, u.note(pr.Name, r, w.unit), againstCurrent(u.Peers, pr.Name, r, w.unit)))
 					}
 				}
 			}
@@ -609,10 +615,33 @@ func throughputMisses(peers []peer, workloads []string, pool string, note func(b
 	for _, name := range order {
 		b := better[name]
 		if r := b.row; r.Significant() && r.Percent() > targetMargin {
-			out = append(out, fmt.Sprintf("throughput within %g%% of the better peer: %s, %s against %s's %s (%s, p=%s)%s", targetMargin, r.Name, r.New, b.peer.Release, r.Base, r.Delta, r.P, note(b.peer.Name, r, "sec/op")))
+			out = append(out, fmt.Sprintf("throughput within %g%% of the better peer: %s, %s against %s's %s (%s, p=%s)%s%s", targetMargin, r.Name, r.New, b.peer.Release, r.Base, r.Delta, r.P, note(b.peer.Name, r, "sec/op"), againstCurrent(peers, b.peer.Name, r, "sec/op")))
 		}
 	}
 	return out, nil
+}
+
+// againstCurrent says, for a target that row r of the fork's comparison
+// with the toolchain missed (in benchstat's unit unit) misses, how the
+// fork compares with the current release (currentPeer, one of peers) in
+// the same row: "; against go1.27.4: ~ (p=0.383)" when the release misses
+// the target as much as the fork does. It is empty when the miss is
+// against the current release itself, and when peers have no such row.
+func againstCurrent(peers []peer, missed string, r benchRow, unit string) string {
+	if missed == currentPeer {
+		return ""
+	}
+	for _, pr := range peers {
+		if pr.Name != currentPeer {
+			continue
+		}
+		for _, c := range rowsOf(pr.Vs, unit) {
+			if c.Name == r.Name {
+				return fmt.Sprintf("; against %s: %s (p=%s)", pr.Release, c.Delta, c.P)
+			}
+		}
+	}
+	return ""
 }
 
 // parseValue reads a median of a benchRow such as "654.0ns", "1.540ms",

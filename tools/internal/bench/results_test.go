@@ -81,6 +81,7 @@ func TestTargetMisses(t *testing.T) {
 					"ChanContended-8   2.000µ ± 8%   2.100µ ± 8%   +5.00% (p=0.010 n=20)",
 				),
 				table("p99-sec", "Capture-4   10.0µ ± 8%   12.0µ ± 8%   +20.00% (p=0.001 n=20)"),
+				table("max-sec", "Capture-8   13.0m ± 8%   12.0m ± 8%   ~ (p=0.400 n=20)"),
 				table("cpu-sec/op",
 					"Handoff-2   300.0n ± 8%   330.0n ± 8%   +10.00% (p=0.001 n=20)",
 					"Select-8    300.0n ± 8%   306.0n ± 8%   +2.00% (p=0.001 n=20)",
@@ -133,8 +134,15 @@ func TestTargetMisses(t *testing.T) {
 		"throughput within 3% of the better peer: MutexContention-8, 20.00ns against go1.24.13's 19.00ns (+5.26%, p=0.001)",
 		"p90 wait between turns no worse than go1.27.4's at GOMAXPROCS up to the 2 CPUs: MutexCapture-2, 6.000µs against 5.000µs (+20.00%, p=0.001)",
 		"longest wait between turns no worse than go1.24.13's at GOMAXPROCS up to the 2 CPUs: MutexCapture-2, 2.000ms against 1.000ms",
+		// A miss against another release says how the fork compares
+		// with the current one in the same row, where that has the row.
+		"Capture-8 max, 12.0ms against 10.0ms (+20.00%, p=0.010); against go1.27.3: ~ (p=0.400)\n",
+		"Select-16, 690.0ns against go1.24.13's 400.0ns (+72.50%, p=0.000); against go1.27.3: +38.00% (p=0.000)\n",
+		"MutexCapture-2, 2.000ms against 1.000ms (+100.00%, p=0.001); against go1.27.4: ~ (p=0.300)\n",
+		"Handoff-4, 440.0ns against go1.27.3's 420.0ns (+4.76%, p=0.010)\n",
+		"CPU per op within 3% of go1.24.13's: Select-4, 505.9ns against 434.0ns (+16.55%, p=0.000)\n",
 	} {
-		if !strings.Contains(got, want) {
+		if !strings.Contains(got+"\n", want) {
 			t.Errorf("misses lack %q; got:\n%s", want, got)
 		}
 	}
