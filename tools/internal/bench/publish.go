@@ -97,6 +97,14 @@ func Publish(root, from string, stdout io.Writer) error {
 	// host, from that of bench/'s suite on: write it again when any of
 	// them changes.
 	if len(rec.Pooled) > 0 && rec.Machine == "" && isFile(filepath.Join(root, filepath.FromSlash(BaseReportDir(base)), "pooled", recordFile)) {
+		other, err := resultsKeptFor(root, base)
+		if err != nil {
+			return err
+		}
+		if other != "" {
+			fmt.Fprintf(stdout, "left %s as it is: it condenses the pools of %s, and %s is not the newest base; ./bench.bash -results -base %s writes it from %s's pools instead\n", ResultsFile, other, base, base, base)
+			return nil
+		}
 		if err := WriteResults(root, base); err != nil {
 			return err
 		}

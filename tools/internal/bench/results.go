@@ -1,13 +1,17 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"go-spinbit.dev/tools/internal/fork"
 )
 
 // ResultsFile is the page that condenses the published pool of one base:
@@ -340,6 +344,36 @@ func WriteResults(root, base string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(root, filepath.FromSlash(ResultsFile)), []byte(page), 0o666)
+}
+
+// resultsBaseRE finds the base that RESULTS.md condenses in its first
+// paragraph, as resultsMarkdown writes it.
+var resultsBaseRE = regexp.MustCompile("-results -base (go1[.0-9]+)")
+
+// resultsKeptFor says whether Publish, having published a pool of base,
+// must leave RESULTS.md as it is: when it condenses the pools of another
+// base and base is not the newest base in bases/ (the series users run),
+// so that publishing the older series' pool does not put its results in
+// place of the newest's. It returns the base RESULTS.md names then, and
+// "" when Publish may write it (no RESULTS.md yet, one of base, or base
+// the newest).
+func resultsKeptFor(root, base string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ResultsFile)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	m := resultsBaseRE.FindSubmatch(data)
+	if m == nil || string(m[1]) == base {
+		return "", nil
+	}
+	newest, err := fork.Newest(root)
+	if err != nil || newest == base {
+		return "", nil
+	}
+	return string(m[1]), nil
 }
 
 // resultsMarkdown renders RESULTS.md for the pool of the fork on base;

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -366,7 +365,7 @@ func TestResultsFileIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("-results -base (go1[.0-9]+)").FindSubmatch(committed)
+	m := resultsBaseRE.FindSubmatch(committed)
 	if m == nil {
 		t.Fatalf("%s names no base: run ./bench.bash -results", ResultsFile)
 	}
@@ -473,6 +472,52 @@ func wantInPage(t *testing.T, name, page string, wants ...string) {
 	for _, want := range wants {
 		if !strings.Contains(page, want) {
 			t.Errorf("%s lacks %q; got:\n%s", name, want, page)
+		}
+	}
+}
+
+// Publishing the pool of an older series leaves a RESULTS.md of another
+// base alone, so that the newest series' results stay in place; a
+// RESULTS.md of the same base, or the newest base's pool, is written.
+func TestResultsKeptForTheNewestBase(t *testing.T) {
+	root := t.TempDir()
+	for _, b := range []string{"go1.23.12", "go1.27.4"} {
+		dir := filepath.Join(root, "bases", b)
+		if err := os.MkdirAll(filepath.Join(dir, "patches"), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		pin, err := os.ReadFile(filepath.Join("..", "..", "..", "bases", b, "UPSTREAM"))
+		if err != nil {
+			t.Skipf("no pin of %s in this checkout: %v", b, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "UPSTREAM"), pin, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	results := filepath.Join(root, filepath.FromSlash(ResultsFile))
+	if err := os.MkdirAll(filepath.Dir(results), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		of, publish, want string // RESULTS.md's base ("" for none), the pool's, the base kept
+	}{
+		{"", "go1.23.12", ""},
+		{"go1.27.4", "go1.23.12", "go1.27.4"},
+		{"go1.27.3", "go1.23.12", "go1.27.3"},
+		{"go1.23.12", "go1.23.12", ""},
+		{"go1.23.12", "go1.27.4", ""},
+		{"go1.27.3", "go1.27.4", ""},
+	} {
+		os.Remove(results)
+		if c.of != "" {
+			page := "# Benchmark results\n\nWritten by `./bench.bash -results -base " + c.of + "` from the published pool\n"
+			if err := os.WriteFile(results, []byte(page), 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := resultsKeptFor(root, c.publish)
+		if err != nil || got != c.want {
+			t.Errorf("RESULTS.md of %q, publishing %s: resultsKeptFor = %q, %v; want %q", c.of, c.publish, got, err, c.want)
 		}
 	}
 }
