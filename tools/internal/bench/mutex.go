@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"go-spinbit.dev/tools/internal/fork"
 )
@@ -128,13 +129,15 @@ func publishedPoolFor(root, base string) (string, error) {
 func PoolCurrency(root, base string) (line string, current bool, err error) {
 	r := fork.Repo{Root: root}
 	head, _ := r.Commit()
-	return poolCurrency(root, base, head, r.ChangedBetween)
+	now := PooledRun{Start: time.Now(), Boot: bootID()}.session()
+	return poolCurrency(root, base, head, now, r.ChangedBetween)
 }
 
 // poolCurrency is PoolCurrency, with head the tree's commit ("" if
-// unknown) and changed to compare the commits of kept runs with each
+// unknown), now the session (boot and UTC day) a run made now would
+// count as, and changed to compare the commits of kept runs with each
 // other and with head.
-func poolCurrency(root, base, head string, changed changedFunc) (line string, current bool, err error) {
+func poolCurrency(root, base, head, now string, changed changedFunc) (line string, current bool, err error) {
 	tree, err := treeMutexCode(root, base)
 	if err != nil {
 		return "", false, err
@@ -145,7 +148,7 @@ func poolCurrency(root, base, head string, changed changedFunc) (line string, cu
 	}
 	current = !strings.HasPrefix(line, "WARNING")
 	if !current {
-		line += "; " + keptProgress(root, base, head, tree, changed)
+		line += "; " + keptProgress(root, base, head, now, tree, changed)
 	}
 	return line, current, nil
 }
@@ -178,8 +181,10 @@ func poolCurrencyLine(root, base string, tree MutexCode) (string, error) {
 // group is from a pool that -publish accepts. Kept runs whose record
 // cannot be read, or whose mutex is another, do not count. A group whose
 // commit measured other code than head (the tree's commit; "" if unknown)
-// says so: a run made now does not pool with it.
-func keptProgress(root, base, head string, tree MutexCode, changed changedFunc) string {
+// says so: a run made now does not pool with it. A group that lacks
+// boots or days and already has a run of now's (the session a run made
+// now would count as) says that such a run adds none.
+func keptProgress(root, base, head, now string, tree MutexCode, changed changedFunc) string {
 	type group struct {
 		runs     []Record
 		sessions []string
@@ -223,14 +228,20 @@ func keptProgress(root, base, head string, tree MutexCode, changed changedFunc) 
 		}
 		part := fmt.Sprintf("on %s, %s (%s) on %d of the %d boots or days a pool needs",
 			label, plural(len(names), "run"), strings.Join(names, ", "), min(len(g.sessions), minPoolRuns), minPoolRuns)
+		sameCode := true
 		if commit := first.Provenance.Commit; head != "" && commit != head {
 			files, err := changed(commit, head, poolPaths(base)...)
 			switch {
 			case err != nil:
 				part += fmt.Sprintf("%s which could not be compared with the tree's (%v)", from, err)
+				sameCode = false
 			case len(files) > 0:
 				part += fmt.Sprintf("%s which measured other code than the tree's commit %s (they differ in %s): a run made now starts another pool", from, head, strings.Join(files, ", "))
+				sameCode = false
 			}
+		}
+		if sameCode && len(g.sessions) < minPoolRuns && slices.Contains(g.sessions, now) {
+			part += fmt.Sprintf(", and %s is one of them: a run made now on that host adds none until the machine reboots or the UTC day changes", now)
 		}
 		parts = append(parts, part)
 	}

@@ -193,6 +193,17 @@ func TestPoolCurrencyCountsKeptRuns(t *testing.T) {
 	if !strings.HasSuffix(line, want) {
 		t.Errorf("PoolCurrency = %q\nwant it to end %q", line, want)
 	}
+	// Made on boot-b on the same day, a run adds no boot or day: the
+	// line says so, and says nothing of it for another boot.
+	now := PooledRun{Start: t0.Add(time.Hour), Boot: "boot-b"}.session()
+	line, _, _ = poolCurrency(root, "go1.27.4", "", now, noCodeChanges)
+	if want := "on 2 of the 3 boots or days a pool needs, and boot boot-b on 2026-11-28 is one of them: a run made now on that host adds none until the machine reboots or the UTC day changes"; !strings.HasSuffix(line, want) {
+		t.Errorf("with a run made now on boot-b on its day: PoolCurrency = %q\nwant it to end %q", line, want)
+	}
+	line, _, _ = poolCurrency(root, "go1.27.4", "", PooledRun{Start: t0, Boot: "boot-z"}.session(), noCodeChanges)
+	if strings.Contains(line, "adds none") {
+		t.Errorf("with a run made now on another boot: PoolCurrency = %q; want no word of a run adding nothing", line)
+	}
 
 	// Runs of another host count apart: they do not pool with these.
 	keep("run5", "boot-d", "", tree)
@@ -239,7 +250,7 @@ func TestPoolCurrencyCountsKeptRuns(t *testing.T) {
 		}
 		return []string{"bases/go1.27.4/patches/0002-runtime-test.patch"}, nil
 	}
-	line, _, err = poolCurrency(root, "go1.27.4", "bbb", testPatchChanged)
+	line, _, err = poolCurrency(root, "go1.27.4", "bbb", "", testPatchChanged)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +271,7 @@ func TestPoolCurrencyCountsKeptRuns(t *testing.T) {
 	}
 	// Compared with an unknown tree commit, or agreeing with it, no group is.
 	for _, head := range []string{"", "aaa"} {
-		line, _, _ = poolCurrency(root, "go1.27.4", head, noCodeChanges)
+		line, _, _ = poolCurrency(root, "go1.27.4", head, "", noCodeChanges)
 		if strings.Contains(line, "measured other code than the tree's") {
 			t.Errorf("with the tree at %q and no code changes: PoolCurrency = %q; want no group said to be of other code", head, line)
 		}
