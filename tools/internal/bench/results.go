@@ -658,7 +658,7 @@ func throughputMisses(peers []peer, workloads []string, pool string, note func(b
 // againstCurrent says, for a target that row r of the fork's comparison
 // with the toolchain missed (in benchstat's unit unit) misses, how the
 // fork compares with the current release (currentPeer, one of peers) in
-// the same row: "; against go1.27.4: ~ (p=0.383)" when the release misses
+// the same row: "; the fork against go1.27.4: ~ (p=0.383)" when the release misses
 // the target as much as the fork does. It is empty when the miss is
 // against the current release itself, and when peers have no such row.
 func againstCurrent(peers []peer, missed string, r benchRow, unit string) string {
@@ -671,7 +671,7 @@ func againstCurrent(peers []peer, missed string, r benchRow, unit string) string
 		}
 		for _, c := range rowsOf(pr.Vs, unit) {
 			if c.Name == r.Name {
-				return fmt.Sprintf("; against %s: %s (p=%s)", pr.Release, c.Delta, c.P)
+				return fmt.Sprintf("; the fork against %s: %s (p=%s)", pr.Release, c.Delta, c.P)
 			}
 		}
 	}

@@ -135,9 +135,9 @@ func TestTargetMisses(t *testing.T) {
 		"longest wait between turns no worse than go1.24.13's at GOMAXPROCS up to the 2 CPUs: MutexCapture-2, 2.000ms against 1.000ms",
 		// A miss against another release says how the fork compares
 		// with the current one in the same row, where that has the row.
-		"Capture-8 max, 12.0ms against 10.0ms (+20.00%, p=0.010); against go1.27.3: ~ (p=0.400)\n",
-		"Select-16, 690.0ns against go1.24.13's 400.0ns (+72.50%, p=0.000); against go1.27.3: +38.00% (p=0.000)\n",
-		"MutexCapture-2, 2.000ms against 1.000ms (+100.00%, p=0.001); against go1.27.4: ~ (p=0.300)\n",
+		"Capture-8 max, 12.0ms against 10.0ms (+20.00%, p=0.010); the fork against go1.27.3: ~ (p=0.400)\n",
+		"Select-16, 690.0ns against go1.24.13's 400.0ns (+72.50%, p=0.000); the fork against go1.27.3: +38.00% (p=0.000)\n",
+		"MutexCapture-2, 2.000ms against 1.000ms (+100.00%, p=0.001); the fork against go1.27.4: ~ (p=0.300)\n",
 		"Handoff-4, 440.0ns against go1.27.3's 420.0ns (+4.76%, p=0.010)\n",
 		"CPU per op within 3% of go1.24.13's: Select-4, 505.9ns against 434.0ns (+16.55%, p=0.000)\n",
 	} {
