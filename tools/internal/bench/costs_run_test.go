@@ -18,7 +18,7 @@ func TestCostsFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !o.Costs || o.Count != costsCount || o.Bench != costsBench || o.Benchtime != "" || joinInts(o.CPUs) != "1,2,4,8,16" || len(o.Toolchains) != 5 {
+	if !o.Costs || o.Count != costsCount || o.Bench != costsBench || o.Benchtime != "" || joinInts(o.CPUs) != "1,2,4,8,16,32" || len(o.Toolchains) != 5 {
 		t.Errorf("-costs defaults: %+v", o)
 	}
 	o, err = ParseFlags([]string{"-costs", "-benchtime", "5000x", "-count", "3", "-cpu", "2,8", "-toolchains", "upstream,spinbit,go1.27"}, io.Discard)
@@ -32,7 +32,7 @@ func TestCostsFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !o.Costs || !o.Runtime || o.Count != costsCount || o.Bench != upstreamRuntimeBench || joinInts(o.CPUs) != "1,2,4,8,16" || len(o.Toolchains) != 4 || o.Toolchains[0].Name != "spinbit" {
+	if !o.Costs || !o.Runtime || o.Count != costsCount || o.Bench != upstreamRuntimeBench || joinInts(o.CPUs) != "1,2,4,8,16,32" || len(o.Toolchains) != 4 || o.Toolchains[0].Name != "spinbit" {
 		t.Errorf("-costs -runtime defaults: %+v", o)
 	}
 	if s := o.suite("/r"); s.Name != "runtime" || s.OutPrefix != "costs-runtime-" || len(s.Comparisons) != 0 {
