@@ -102,7 +102,7 @@ func Publish(root, from string, stdout io.Writer) error {
 			return err
 		}
 		if other != "" {
-			fmt.Fprintf(stdout, "left %s as it is: it condenses the pools of %s, and %s is not the newest base; ./bench.bash -results -base %s writes it from %s's pools instead\n", ResultsFile, other, base, base, base)
+			fmt.Fprintf(stdout, "left %s as it is: it condenses the pools of %s, and %s is not the newest base (./bench.bash -results writes it from the newest base's pools, -results -base %s from this one's)\n", ResultsFile, other, base, base)
 			return nil
 		}
 		if err := WriteResults(root, base); err != nil {

@@ -370,7 +370,10 @@ func resultsKeptFor(root, base string) (string, error) {
 		return "", nil
 	}
 	newest, err := fork.Newest(root)
-	if err != nil || newest == base {
+	if err != nil {
+		return "", fmt.Errorf("cannot tell whether %s is the newest base, whose results %s must keep (%v)", base, ResultsFile, err)
+	}
+	if newest == base {
 		return "", nil
 	}
 	return string(m[1]), nil
@@ -559,14 +562,14 @@ func targetMisses(p pooledReport) ([]string, error) {
 	for _, unit := range []string{"max-sec", "max-gap-sec"} {
 		for _, r := range rowsOf(p.VsUpstream, unit) {
 			if r.Significant() && r.Percent() > 0 {
-				out = append(out, fmt.Sprintf("longest wait no worse than go1.23.12's: %s %s, %s against %s (%s, p=%s)%s%s", r.Name, strings.TrimSuffix(unit, "-sec"), r.New, r.Base, r.Delta, r.P, p.runsNote("upstream", r, unit), againstCurrent(p.Peers, "upstream", r, unit)))
+				out = append(out, fmt.Sprintf("longest wait no worse than go1.23.12's: %s %s, %s against %s (%s, p=%s)%s%s", r.Name, strings.TrimSuffix(unit, "-sec"), r.New, r.Base, r.Delta, r.P, p.runsNote("upstream", r, unit), againstCurrent(p.Peers, "upstream", r, unit, p.runsNote)))
 			}
 		}
 	}
 	for _, pr := range p.Peers {
 		for _, r := range rowsOf(pr.Vs, "p99-sec") {
 			if r.Significant() && r.Percent() > 0 {
-				out = append(out, fmt.Sprintf("p99 no worse than %s's: %s, %s against %s (%s, p=%s)%s%s", pr.Release, r.Name, r.New, r.Base, r.Delta, r.P, p.runsNote(pr.Name, r, "p99-sec"), againstCurrent(p.Peers, pr.Name, r, "p99-sec")))
+				out = append(out, fmt.Sprintf("p99 no worse than %s's: %s, %s against %s (%s, p=%s)%s%s", pr.Release, r.Name, r.New, r.Base, r.Delta, r.P, p.runsNote(pr.Name, r, "p99-sec"), againstCurrent(p.Peers, pr.Name, r, "p99-sec", p.runsNote)))
 			}
 		}
 	}
@@ -578,7 +581,7 @@ func targetMisses(p pooledReport) ([]string, error) {
 	for _, pr := range p.Peers {
 		for _, r := range rowsOf(pr.Vs, "cpu-sec/op") {
 			if r.Significant() && r.Percent() > targetMargin {
-				out = append(out, fmt.Sprintf("CPU per op within %g%% of %s's: %s, %s against %s (%s, p=%s)%s%s", targetMargin, pr.Release, r.Name, r.New, r.Base, r.Delta, r.P, p.runsNote(pr.Name, r, "cpu-sec/op"), againstCurrent(p.Peers, pr.Name, r, "cpu-sec/op")))
+				out = append(out, fmt.Sprintf("CPU per op within %g%% of %s's: %s, %s against %s (%s, p=%s)%s%s", targetMargin, pr.Release, r.Name, r.New, r.Base, r.Delta, r.P, p.runsNote(pr.Name, r, "cpu-sec/op"), againstCurrent(p.Peers, pr.Name, r, "cpu-sec/op", p.runsNote)))
 			}
 		}
 	}
@@ -592,7 +595,7 @@ func targetMisses(p pooledReport) ([]string, error) {
 			for _, w := range upstreamWaitUnits {
 				for _, r := range rowsOf(pr.Vs, w.unit) {
 					if r.Workload() == upstreamWaitTarget && r.Procs() <= u.CPUs && r.Significant() && r.Percent() > 0 {
-						out = append(out, fmt.Sprintf("%s no worse than %s's at GOMAXPROCS up to the %d CPUs: %s, %s against %s (%s, p=%s)%s%s", w.title, pr.Release, u.CPUs, r.Name, r.New, r.Base, r.Delta, r.P, u.note(pr.Name, r, w.unit), againstCurrent(u.Peers, pr.Name, r, w.unit)))
+						out = append(out, fmt.Sprintf("%s no worse than %s's at GOMAXPROCS up to the %d CPUs: %s, %s against %s (%s, p=%s)%s%s", w.title, pr.Release, u.CPUs, r.Name, r.New, r.Base, r.Delta, r.P, u.note(pr.Name, r, w.unit), againstCurrent(u.Peers, pr.Name, r, w.unit, u.note)))
 					}
 				}
 			}
@@ -649,7 +652,7 @@ func throughputMisses(peers []peer, workloads []string, pool string, note func(b
 	for _, name := range order {
 		b := better[name]
 		if r := b.row; r.Significant() && r.Percent() > targetMargin {
-			out = append(out, fmt.Sprintf("throughput within %g%% of the better peer: %s, %s against %s's %s (%s, p=%s)%s%s", targetMargin, r.Name, r.New, b.peer.Release, r.Base, r.Delta, r.P, note(b.peer.Name, r, "sec/op"), againstCurrent(peers, b.peer.Name, r, "sec/op")))
+			out = append(out, fmt.Sprintf("throughput within %g%% of the better peer: %s, %s against %s's %s (%s, p=%s)%s%s", targetMargin, r.Name, r.New, b.peer.Release, r.Base, r.Delta, r.P, note(b.peer.Name, r, "sec/op"), againstCurrent(peers, b.peer.Name, r, "sec/op", note)))
 		}
 	}
 	return out, nil
@@ -658,10 +661,11 @@ func throughputMisses(peers []peer, workloads []string, pool string, note func(b
 // againstCurrent says, for a target that row r of the fork's comparison
 // with the toolchain missed (in benchstat's unit unit) misses, how the
 // fork compares with the current release (currentPeer, one of peers) in
-// the same row: "; the fork against go1.27.4: ~ (p=0.383)" when the release misses
-// the target as much as the fork does. It is empty when the miss is
-// against the current release itself, and when peers have no such row.
-func againstCurrent(peers []peer, missed string, r benchRow, unit string) string {
+// the same row, marked by note as that row would be in its own table:
+// "; the fork against go1.27.4: ~ (p=0.383)" when the release misses the
+// target as much as the fork does. It is empty when the miss is against
+// the current release itself, and when peers have no such row.
+func againstCurrent(peers []peer, missed string, r benchRow, unit string, note func(base string, r benchRow, unit string) string) string {
 	if missed == currentPeer {
 		return ""
 	}
@@ -671,7 +675,7 @@ func againstCurrent(peers []peer, missed string, r benchRow, unit string) string
 		}
 		for _, c := range rowsOf(pr.Vs, unit) {
 			if c.Name == r.Name {
-				return fmt.Sprintf("; the fork against %s: %s (p=%s)", pr.Release, c.Delta, c.P)
+				return fmt.Sprintf("; the fork against %s: %s%s (p=%s)", pr.Release, c.Delta, note(pr.Name, c, unit), c.P)
 			}
 		}
 	}

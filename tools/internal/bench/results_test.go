@@ -521,3 +521,73 @@ func TestResultsKeptForTheNewestBase(t *testing.T) {
 		}
 	}
 }
+
+// againstCurrent marks the go1.27 row as that row's own table would be
+// marked (here, runs that disagree), so that it never reads as a cleaner
+// verdict than it is.
+func TestAgainstCurrentCarriesItsMarks(t *testing.T) {
+	peers := []peer{{Name: currentPeer, Release: "go1.27.4", Vs: []Table{
+		table("sec/op", "Select-32   229.2n ± 8%   255.3n ± 8%   +11.38% (p=0.005 n=30)"),
+	}}}
+	r := benchRow{Name: "Select-32"}
+	note := func(base string, r benchRow, unit string) string {
+		if base == currentPeer && r.Name == "Select-32" && unit == "sec/op" {
+			return " (**runs disagree**)"
+		}
+		return ""
+	}
+	if got, want := againstCurrent(peers, "go1.24", r, "sec/op", note), "; the fork against go1.27.4: +11.38% (**runs disagree**) (p=0.005)"; got != want {
+		t.Errorf("againstCurrent = %q, want %q", got, want)
+	}
+	if got := againstCurrent(peers, currentPeer, r, "sec/op", note); got != "" {
+		t.Errorf("for a miss against %s itself, againstCurrent = %q, want nothing", currentPeer, got)
+	}
+	if got := againstCurrent(peers, "go1.24", benchRow{Name: "Select-16"}, "sec/op", note); got != "" {
+		t.Errorf("for a row %s lacks, againstCurrent = %q, want nothing", currentPeer, got)
+	}
+}
+
+// Publish, given the go1.23.12 series' pool while RESULTS.md is the
+// newest series', leaves RESULTS.md as it was and says so.
+func TestPublishOlderSeriesKeepsResults(t *testing.T) {
+	root := t.TempDir()
+	for _, b := range []string{"go1.23.12", "go1.27.4"} {
+		dir := filepath.Join(root, "bases", b)
+		os.MkdirAll(filepath.Join(dir, "patches"), 0o777)
+		pin, err := os.ReadFile(filepath.Join("..", "..", "..", "bases", b, "UPSTREAM"))
+		if err != nil {
+			t.Skipf("no pin of %s in this checkout: %v", b, err)
+		}
+		os.WriteFile(filepath.Join(dir, "UPSTREAM"), pin, 0o666)
+	}
+	results := filepath.Join(root, filepath.FromSlash(ResultsFile))
+	os.MkdirAll(filepath.Dir(results), 0o777)
+	page := "# Benchmark results\n\nWritten by `./bench.bash -results -base go1.27.4` from the published pool\n"
+	os.WriteFile(results, []byte(page), 0o666)
+	pooled := filepath.Join(root, "pooled-x")
+	finishedRun(t, pooled, func(r *Record) {
+		r.Provenance.Base = "go1.23.12"
+		r.Pooled = threeRuns()
+		r.Count = 30
+		for _, f := range []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt", "spinbit-vs-go1.27.txt"} {
+			r.Tables = append(r.Tables, TableFile{Title: f, File: f})
+		}
+	}, "Select")
+	vsUpstream, err := os.ReadFile(filepath.Join(pooled, "go1.24-vs-upstream.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt", "spinbit-vs-go1.27.txt"} {
+		os.WriteFile(filepath.Join(pooled, f), vsUpstream, 0o666)
+	}
+	var out strings.Builder
+	if err := Publish(root, pooled, &out); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(results); string(got) != page {
+		t.Errorf("publishing the go1.23.12 series' pool rewrote %s:\n%s", ResultsFile, got)
+	}
+	if !strings.Contains(out.String(), "left "+ResultsFile+" as it is: it condenses the pools of go1.27.4") {
+		t.Errorf("Publish said %q; want it to say it left %s of go1.27.4 alone", out.String(), ResultsFile)
+	}
+}
