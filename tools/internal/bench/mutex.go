@@ -129,13 +129,18 @@ func publishedPoolFor(root, base string) (string, error) {
 func PoolCurrency(root, base string) (line string, current bool, err error) {
 	r := fork.Repo{Root: root}
 	head, _ := r.Commit()
-	now := PooledRun{Start: time.Now(), Boot: bootID()}.session()
+	// Without a boot ID a run made now counts by its day alone, and could
+	// match runs of other machines: then nothing is said of it.
+	now := ""
+	if boot := bootID(); boot != "" {
+		now = PooledRun{Start: time.Now(), Boot: boot}.session()
+	}
 	return poolCurrency(root, base, head, now, r.ChangedBetween)
 }
 
 // poolCurrency is PoolCurrency, with head the tree's commit ("" if
 // unknown), now the session (boot and UTC day) a run made now would
-// count as, and changed to compare the commits of kept runs with each
+// count as ("" if unknown), and changed to compare the commits of kept runs with each
 // other and with head.
 func poolCurrency(root, base, head, now string, changed changedFunc) (line string, current bool, err error) {
 	tree, err := treeMutexCode(root, base)
@@ -240,8 +245,8 @@ func keptProgress(root, base, head, now string, tree MutexCode, changed changedF
 				sameCode = false
 			}
 		}
-		if sameCode && len(g.sessions) < minPoolRuns && slices.Contains(g.sessions, now) {
-			part += fmt.Sprintf(", and %s is one of them: a run made now on that host adds none until the machine reboots or the UTC day changes", now)
+		if sameCode && now != "" && len(g.sessions) < minPoolRuns && slices.Contains(g.sessions, now) {
+			part += fmt.Sprintf(", and this machine's present session (%s) is already among them: a run made now on that host adds none until the machine reboots or the UTC day changes", now)
 		}
 		parts = append(parts, part)
 	}

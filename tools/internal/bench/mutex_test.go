@@ -197,7 +197,7 @@ func TestPoolCurrencyCountsKeptRuns(t *testing.T) {
 	// line says so, and says nothing of it for another boot.
 	now := PooledRun{Start: t0.Add(time.Hour), Boot: "boot-b"}.session()
 	line, _, _ = poolCurrency(root, "go1.27.4", "", now, noCodeChanges)
-	if want := "on 2 of the 3 boots or days a pool needs, and boot boot-b on 2026-11-28 is one of them: a run made now on that host adds none until the machine reboots or the UTC day changes"; !strings.HasSuffix(line, want) {
+	if want := "on 2 of the 3 boots or days a pool needs, and this machine's present session (boot boot-b on 2026-11-28) is already among them: a run made now on that host adds none until the machine reboots or the UTC day changes"; !strings.HasSuffix(line, want) {
 		t.Errorf("with a run made now on boot-b on its day: PoolCurrency = %q\nwant it to end %q", line, want)
 	}
 	line, _, _ = poolCurrency(root, "go1.27.4", "", PooledRun{Start: t0, Boot: "boot-z"}.session(), noCodeChanges)
