@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +24,7 @@ import (
 var (
 	costsToolchains = "upstream,spinbit,nospinbit,go1.24,go1.27"
 	costsBench      = "^Benchmark(ChanContended|Select|MutexParked|Handoff|Capture|HTTP)$"
-	costsCPUs       = fullCPUs
+	costsCPUs       = slices.Clone(fullCPUs)
 	costsCount      = 5
 )
 
