@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -107,7 +108,11 @@ func runInstructions(ctx context.Context, outDir string, tcs []*prepared, o Opti
 	if err := f.Close(); err != nil {
 		return err
 	}
-	rec := instrRecord{Provenance: prov, Name: filepath.Base(outDir), Start: start.UTC(), Host: machineCPU(),
+	host, err := goHostCPU(ctx, tcs[0], o, names[0])
+	if err != nil {
+		return err
+	}
+	rec := instrRecord{Provenance: prov, Name: filepath.Base(outDir), Start: start.UTC(), Host: host,
 		Bench: o.Bench, Benchtime: o.Benchtime, Counts: counts}
 	for _, p := range tcs {
 		rec.Toolchains = append(rec.Toolchains, instrToolchain{Name: p.Name, Version: p.Version})
@@ -163,6 +168,37 @@ func callgrindRun(ctx context.Context, p *prepared, o Options, name string, iter
 	}
 	defer f.Close()
 	return callgrindTotal(f)
+}
+
+// goHostCPU names the machine's processor as the timed runs and -costs
+// do, by the cpu: line of a Go benchmark's output, with its logical CPUs:
+// it runs benchmark name of p's binary once, natively (under valgrind the
+// processor is valgrind's). The kernel's name for it (/proc/cpuinfo) may
+// differ on a virtual machine, and runs pool only by the name Go gives.
+func goHostCPU(ctx context.Context, p *prepared, o Options, name string) (string, error) {
+	cmd := exec.CommandContext(ctx, p.Binary, "-test.run=^$", "-test.bench=^"+regexp.QuoteMeta(name)+"$", "-test.benchtime=1x", "-test.cpu="+strconv.Itoa(instrCPU), "-test.count=1", "-test.timeout="+o.Timeout.String())
+	cmd.Dir = p.PkgDir
+	cmd.Env = runEnv(os.Environ())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("toolchain %s: one iteration of %s, run to read the processor's name, failed (%v); output:\n%s", p.Name, name, err, out)
+	}
+	cpu := cpuLine(string(out))
+	if cpu == "" {
+		return "", fmt.Errorf("toolchain %s: one iteration of %s printed no cpu: line, so the processor has no name to record; output:\n%s", p.Name, name, out)
+	}
+	return fmt.Sprintf("%s, %d logical CPUs", cpu, runtime.NumCPU()), nil
+}
+
+// cpuLine returns the value of the first cpu: line of go test output, or
+// "" if it has none.
+func cpuLine(out string) string {
+	for _, line := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(line, "cpu: "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }
 
 // callgrindTotal reads the instruction total from a callgrind profile: its

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 )
@@ -167,19 +166,4 @@ func uncontendedVerdicts(counts []instrCount) []uncontendedVerdict {
 		}
 	}
 	return out
-}
-
-// machineCPU names this machine's processor as /proc/cpuinfo does, with
-// its logical CPUs; "" where there is no /proc/cpuinfo.
-func machineCPU() string {
-	data, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return ""
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-			return fmt.Sprintf("%s, %d logical CPUs", strings.TrimSpace(v), runtime.NumCPU())
-		}
-	}
-	return ""
 }

@@ -1,9 +1,15 @@
 package bench
 
 import (
+	"context"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // An excerpt of callgrind_annotate --tree=caller from a profile of the
@@ -110,5 +116,32 @@ func TestInstructionsFlags(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("ParseFlags(%q) error = %v, want one mentioning %q", bad.args, err, bad.want)
 		}
+	}
+}
+
+// -instructions names the host by a native run's cpu: line, as timed runs
+// do, and refuses to guess when there is none.
+func TestGoHostCPU(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name, body string) *prepared {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		return &prepared{Toolchain: Toolchain{Name: "spinbit"}, Binary: path, PkgDir: dir}
+	}
+	o := Options{Timeout: time.Minute}
+	named := script("named", "printf 'goos: linux\\ngoarch: amd64\\ncpu: Oxide Virtual Turin-like Processor\\nBenchmarkSelect \\t 1\\t 5 ns/op\\nPASS\\n'\n")
+	host, err := goHostCPU(context.Background(), named, o, "BenchmarkSelect")
+	if want := fmt.Sprintf("Oxide Virtual Turin-like Processor, %d logical CPUs", runtime.NumCPU()); err != nil || host != want {
+		t.Errorf("goHostCPU = %q, %v; want %q", host, err, want)
+	}
+	unnamed := script("unnamed", "printf 'goos: linux\\nPASS\\n'\n")
+	if _, err := goHostCPU(context.Background(), unnamed, o, "BenchmarkSelect"); err == nil || !strings.Contains(err.Error(), "printed no cpu: line") {
+		t.Errorf("goHostCPU without a cpu: line = %v; want an error saying so", err)
+	}
+	failing := script("failing", "echo boom; exit 3\n")
+	if _, err := goHostCPU(context.Background(), failing, o, "BenchmarkSelect"); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("goHostCPU of a failing binary = %v; want an error with its output", err)
 	}
 }
