@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -187,18 +186,7 @@ func goHostCPU(ctx context.Context, p *prepared, o Options, name string) (string
 	if cpu == "" {
 		return "", fmt.Errorf("toolchain %s: one iteration of %s printed no cpu: line, so the processor has no name to record; output:\n%s", p.Name, name, out)
 	}
-	return fmt.Sprintf("%s, %d logical CPUs", cpu, runtime.NumCPU()), nil
-}
-
-// cpuLine returns the value of the first cpu: line of go test output, or
-// "" if it has none.
-func cpuLine(out string) string {
-	for _, line := range strings.Split(out, "\n") {
-		if v, ok := strings.CutPrefix(line, "cpu: "); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
+	return hostLabel(cpu), nil
 }
 
 // callgrindTotal reads the instruction total from a callgrind profile: its

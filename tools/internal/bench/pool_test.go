@@ -232,6 +232,31 @@ func TestPoolRefusesBeforeItsFolder(t *testing.T) {
 	}
 }
 
+// finishedPool writes a finished pool of three runs in dir, as
+// finishedRun writes a run, with the fork's comparisons from which
+// Publish writes RESULTS.md; mutate, if not nil, changes its record.
+func finishedPool(t *testing.T, dir string, mutate func(*Record)) {
+	t.Helper()
+	comparisons := []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt", "spinbit-vs-go1.27.txt"}
+	finishedRun(t, dir, func(r *Record) {
+		r.Pooled = threeRuns()
+		r.Count = 30
+		for _, f := range comparisons {
+			r.Tables = append(r.Tables, TableFile{Title: f, File: f})
+		}
+		if mutate != nil {
+			mutate(r)
+		}
+	}, "Select")
+	table, err := os.ReadFile(filepath.Join(dir, "go1.24-vs-upstream.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range comparisons {
+		os.WriteFile(filepath.Join(dir, f), table, 0o666)
+	}
+}
+
 // TestPublishPooled checks that a pooled run is published beside the
 // single run, not over it, and says how to make it again.
 func TestPublishPooled(t *testing.T) {
@@ -242,25 +267,12 @@ func TestPublishPooled(t *testing.T) {
 		t.Fatal(err)
 	}
 	pooled := filepath.Join(root, "pooled-x")
-	finishedRun(t, pooled, func(r *Record) {
+	finishedPool(t, pooled, func(r *Record) {
 		// Three days of one boot: the pages say so.
-		r.Pooled = threeRuns()
 		for i := range r.Pooled {
 			r.Pooled[i].Boot = "b1"
 		}
-		r.Count = 30
-		// The fork's comparisons, from which Publish writes RESULTS.md.
-		for _, f := range []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt", "spinbit-vs-go1.27.txt"} {
-			r.Tables = append(r.Tables, TableFile{Title: f, File: f})
-		}
-	}, "Select")
-	vsUpstream, err := os.ReadFile(filepath.Join(pooled, "go1.24-vs-upstream.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt", "spinbit-vs-go1.27.txt"} {
-		os.WriteFile(filepath.Join(pooled, f), vsUpstream, 0o666)
-	}
+	})
 	if err := Publish(root, pooled, io.Discard); err != nil {
 		t.Fatal(err)
 	}

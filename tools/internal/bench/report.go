@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -218,21 +217,33 @@ func summaryMarkdown(dir string, r Record, withRaw bool) (string, error) {
 }
 
 // hostCPU returns the cpu: line of the raw output, which names the
-// processor.
+// processor, as hostLabel words it.
 func hostCPU(tcs []*prepared) string {
 	for _, p := range tcs {
-		f, err := os.Open(p.Raw)
+		data, err := os.ReadFile(p.Raw)
 		if err != nil {
 			continue
 		}
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			if v, ok := strings.CutPrefix(sc.Text(), "cpu: "); ok {
-				f.Close()
-				return fmt.Sprintf("%s, %d logical CPUs", strings.TrimSpace(v), runtime.NumCPU())
-			}
+		if cpu := cpuLine(string(data)); cpu != "" {
+			return hostLabel(cpu)
 		}
-		f.Close()
+	}
+	return ""
+}
+
+// hostLabel names a host in a run's record: the processor as Go's cpu:
+// line names it, and this machine's logical CPUs.
+func hostLabel(cpu string) string {
+	return fmt.Sprintf("%s, %d logical CPUs", cpu, runtime.NumCPU())
+}
+
+// cpuLine returns the value of the first cpu: line of go test output, or
+// "" if it has none.
+func cpuLine(out string) string {
+	for _, line := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(line, "cpu: "); ok {
+			return strings.TrimSpace(v)
+		}
 	}
 	return ""
 }

@@ -480,24 +480,7 @@ func wantInPage(t *testing.T, name, page string, wants ...string) {
 // base alone, so that the newest series' results stay in place; a
 // RESULTS.md of the same base, or the newest base's pool, is written.
 func TestResultsKeptForTheNewestBase(t *testing.T) {
-	root := t.TempDir()
-	for _, b := range []string{"go1.23.12", "go1.27.4"} {
-		dir := filepath.Join(root, "bases", b)
-		if err := os.MkdirAll(filepath.Join(dir, "patches"), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		pin, err := os.ReadFile(filepath.Join("..", "..", "..", "bases", b, "UPSTREAM"))
-		if err != nil {
-			t.Skipf("no pin of %s in this checkout: %v", b, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "UPSTREAM"), pin, 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
-	results := filepath.Join(root, filepath.FromSlash(ResultsFile))
-	if err := os.MkdirAll(filepath.Dir(results), 0o777); err != nil {
-		t.Fatal(err)
-	}
+	root, results := twoBasesRoot(t)
 	for _, c := range []struct {
 		of, publish, want string // RESULTS.md's base ("" for none), the pool's, the base kept
 	}{
@@ -550,36 +533,11 @@ func TestAgainstCurrentCarriesItsMarks(t *testing.T) {
 // Publish, given the go1.23.12 series' pool while RESULTS.md is the
 // newest series', leaves RESULTS.md as it was and says so.
 func TestPublishOlderSeriesKeepsResults(t *testing.T) {
-	root := t.TempDir()
-	for _, b := range []string{"go1.23.12", "go1.27.4"} {
-		dir := filepath.Join(root, "bases", b)
-		os.MkdirAll(filepath.Join(dir, "patches"), 0o777)
-		pin, err := os.ReadFile(filepath.Join("..", "..", "..", "bases", b, "UPSTREAM"))
-		if err != nil {
-			t.Skipf("no pin of %s in this checkout: %v", b, err)
-		}
-		os.WriteFile(filepath.Join(dir, "UPSTREAM"), pin, 0o666)
-	}
-	results := filepath.Join(root, filepath.FromSlash(ResultsFile))
-	os.MkdirAll(filepath.Dir(results), 0o777)
+	root, results := twoBasesRoot(t)
 	page := "# Benchmark results\n\nWritten by `./bench.bash -results -base go1.27.4` from the published pool\n"
 	os.WriteFile(results, []byte(page), 0o666)
 	pooled := filepath.Join(root, "pooled-x")
-	finishedRun(t, pooled, func(r *Record) {
-		r.Provenance.Base = "go1.23.12"
-		r.Pooled = threeRuns()
-		r.Count = 30
-		for _, f := range []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt", "spinbit-vs-go1.27.txt"} {
-			r.Tables = append(r.Tables, TableFile{Title: f, File: f})
-		}
-	}, "Select")
-	vsUpstream, err := os.ReadFile(filepath.Join(pooled, "go1.24-vs-upstream.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"spinbit-vs-upstream.txt", "spinbit-vs-go1.24.txt", "spinbit-vs-go1.27.txt"} {
-		os.WriteFile(filepath.Join(pooled, f), vsUpstream, 0o666)
-	}
+	finishedPool(t, pooled, func(r *Record) { r.Provenance.Base = "go1.23.12" })
 	var out strings.Builder
 	if err := Publish(root, pooled, &out); err != nil {
 		t.Fatal(err)
@@ -590,4 +548,30 @@ func TestPublishOlderSeriesKeepsResults(t *testing.T) {
 	if !strings.Contains(out.String(), "left "+ResultsFile+" as it is: it condenses the pools of go1.27.4") {
 		t.Errorf("Publish said %q; want it to say it left %s of go1.27.4 alone", out.String(), ResultsFile)
 	}
+}
+
+// twoBasesRoot makes a repository root with the bases go1.23.12 and
+// go1.27.4 (their pins, empty patches/) and bench/, and returns it with
+// the path of its RESULTS.md, not yet written.
+func twoBasesRoot(t *testing.T) (root, results string) {
+	t.Helper()
+	root = t.TempDir()
+	for _, b := range []string{"go1.23.12", "go1.27.4"} {
+		dir := filepath.Join(root, "bases", b)
+		if err := os.MkdirAll(filepath.Join(dir, "patches"), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		pin, err := os.ReadFile(filepath.Join("..", "..", "..", "bases", b, "UPSTREAM"))
+		if err != nil {
+			t.Skipf("no pin of %s in this checkout: %v", b, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "UPSTREAM"), pin, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	results = filepath.Join(root, filepath.FromSlash(ResultsFile))
+	if err := os.MkdirAll(filepath.Dir(results), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	return root, results
 }
