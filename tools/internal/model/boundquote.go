@@ -8,24 +8,25 @@ import (
 )
 
 // The bound of the mutex is stated in the header comment of
-// lock_spinbit.go, and model/README.md quotes it, under its heading "The
-// bound", as the statement its checks are about. checkBoundQuote keeps
-// the two the same: the README's quote must occur word for word
-// (whitespace aside) in the header comment of lock_spinbit.go.
+// lock_spinbit.go, and model/README.md and doc/design.md quote it, under
+// their heading "The bound", as the statement the model's checks are
+// about. checkBoundQuote keeps them the same: each block quote of that
+// section must occur word for word (whitespace aside) in the header
+// comment of lock_spinbit.go.
 
-// boundHeading is the README's heading whose first block quote is the
-// bound.
+// boundHeading is the heading of the section whose block quotes are the
+// header's statements of the bound.
 const boundHeading = "## The bound"
 
-// boundQuote returns the first block quote (lines that start with ">")
-// after boundHeading in readme, its markers dropped and its whitespace
-// folded.
-func boundQuote(readme string) (string, error) {
-	_, after, ok := strings.Cut(readme, "\n"+boundHeading+"\n")
+// boundQuotes returns the block quotes (runs of lines that start with
+// ">") in the section boundHeading of doc, their markers dropped and
+// their whitespace folded.
+func boundQuotes(doc string) ([]string, error) {
+	_, after, ok := strings.Cut(doc, "\n"+boundHeading+"\n")
 	if !ok {
-		return "", fmt.Errorf("it has no heading %q", boundHeading)
+		return nil, fmt.Errorf("it has no heading %q", boundHeading)
 	}
-	var quote []string
+	var quotes, quote []string
 	for _, line := range strings.Split(after, "\n") {
 		if strings.HasPrefix(line, "## ") {
 			break
@@ -33,13 +34,17 @@ func boundQuote(readme string) (string, error) {
 		if text, ok := strings.CutPrefix(line, ">"); ok {
 			quote = append(quote, text)
 		} else if len(quote) > 0 {
-			break
+			quotes = append(quotes, fold(strings.Join(quote, " ")))
+			quote = nil
 		}
 	}
-	if len(quote) == 0 {
-		return "", fmt.Errorf("its section %q quotes nothing (a block quote of the header's bound, lines starting with >)", boundHeading)
+	if len(quote) > 0 {
+		quotes = append(quotes, fold(strings.Join(quote, " ")))
 	}
-	return fold(strings.Join(quote, " ")), nil
+	if len(quotes) == 0 {
+		return nil, fmt.Errorf("its section %q quotes nothing (a block quote of the header's bound, lines starting with >)", boundHeading)
+	}
+	return quotes, nil
 }
 
 // commentText returns the text of every // comment line of src, markers
@@ -58,37 +63,58 @@ func commentText(src string) string {
 	return fold(strings.Join(text, " "))
 }
 
-// checkBoundQuote checks that the README readme (its file name for
-// errors) quotes the bound as the Go file spinbit (lock_spinbit.go, its
-// file name goName) states it.
-func checkBoundQuote(readmeName, readme, goName, spinbit string) error {
-	q, err := boundQuote(readme)
+// checkBoundQuote checks that the document doc (its file name docName)
+// quotes the bound as the Go file spinbit (lock_spinbit.go, its file name
+// goName) states it.
+func checkBoundQuote(docName, doc, goName, spinbit string) error {
+	quotes, err := boundQuotes(doc)
 	if err != nil {
-		return fmt.Errorf("%s: %v", readmeName, err)
+		return fmt.Errorf("%s: %v", docName, err)
 	}
-	if !strings.Contains(commentText(spinbit), q) {
-		return fmt.Errorf("%s quotes a bound (under %q) that the comments of %s do not state word for word: quote the header's paragraph as it is now (\"What is bounded, exactly\"), and update what the README says the checks show if the bound changed", readmeName, boundHeading, goName)
+	comments := commentText(spinbit)
+	for _, q := range quotes {
+		if !strings.Contains(comments, q) {
+			return fmt.Errorf("%s quotes (under %q) %q, which the comments of %s do not state word for word: quote the header's paragraph as it is now, and update what %s says the checks show if the bound changed", docName, boundHeading, firstWords(q, 8), goName, docName)
+		}
 	}
 	return nil
 }
 
-// checkBoundQuoteFiles runs checkBoundQuote on the README beside model
-// and the lock_spinbit.go among goFiles.
-func checkBoundQuoteFiles(model string, goFiles []string) error {
-	readmeName := filepath.Join(filepath.Dir(model), "README.md")
-	readme, err := os.ReadFile(readmeName)
-	if err != nil {
-		return err
+// firstWords returns the first n words of s, with "..." if it has more.
+func firstWords(s string, n int) string {
+	w := strings.Fields(s)
+	if len(w) <= n {
+		return s
 	}
+	return strings.Join(w[:n], " ") + " ..."
+}
+
+// checkBoundQuoteFiles runs checkBoundQuote on the README beside model and
+// on docs, against the lock_spinbit.go among goFiles.
+func checkBoundQuoteFiles(model string, docs, goFiles []string) error {
+	var spinbit, goName string
 	for _, f := range goFiles {
-		if filepath.Base(f) != "lock_spinbit.go" {
-			continue
+		if filepath.Base(f) == "lock_spinbit.go" {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				return err
+			}
+			spinbit, goName = string(src), f
+			break
 		}
-		src, err := os.ReadFile(f)
+	}
+	readmeName := filepath.Join(filepath.Dir(model), "README.md")
+	if goName == "" {
+		return fmt.Errorf("none of %s is lock_spinbit.go, whose bound %s quotes", strings.Join(goFiles, ", "), readmeName)
+	}
+	for _, name := range append([]string{readmeName}, docs...) {
+		doc, err := os.ReadFile(name)
 		if err != nil {
 			return err
 		}
-		return checkBoundQuote(readmeName, string(readme), f, string(src))
+		if err := checkBoundQuote(name, string(doc), goName, spinbit); err != nil {
+			return err
+		}
 	}
-	return fmt.Errorf("none of %s is lock_spinbit.go, whose bound %s quotes", strings.Join(goFiles, ", "), readmeName)
+	return nil
 }

@@ -19,6 +19,9 @@ type Options struct {
 	Dir string
 	// GoFiles are the Go files whose statements the models quote.
 	GoFiles []string
+	// BoundDocs are documents besides model/README.md that quote the
+	// header's bound under the heading "## The bound" (doc/design.md).
+	BoundDocs []string
 	// Out receives one line per check; Err the progress of installs.
 	Out, Err io.Writer
 	// Long runs the checks marked Long as well: they take more time than
@@ -37,7 +40,8 @@ func DefaultOptions(root, goroot string) (Options, error) {
 		return Options{}, err
 	}
 	return Options{
-		Dir: filepath.Join(root, "model"),
+		Dir:       filepath.Join(root, "model"),
+		BoundDocs: []string{filepath.Join(root, "doc", "design.md")},
 		GoFiles: []string{
 			filepath.Join(rt, "lock_spinbit.go"),
 			sema,
