@@ -23,7 +23,7 @@ type Provenance struct {
 
 // measuredPaths are the parts of the repository that decide what a run
 // of the fork on base measures. Edits elsewhere (README.md, the Markdown
-// of bench/ such as bench/README.md and bench/HISTORY.md, bench/report/,
+// of bench/ such as bench/README.md and bench/RESULTS.md, bench/report/,
 // the other bases) do not change results, and bench/report/ is what
 // Publish rewrites.
 func measuredPaths(base string) []string {

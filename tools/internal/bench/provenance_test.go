@@ -32,7 +32,7 @@ func TestReadProvenance(t *testing.T) {
 		t.Errorf("outside a git checkout: %+v, want no commit and not clean", p)
 	}
 
-	for _, f := range []string{"README.md", "bases/go1.27.3/patches/0001-a.patch", "bases/go1.23.12/patches/0001-a.patch", "bench/chan_test.go", "bench/README.md", "bench/HISTORY.md", "bench/report/README.md", "tools/go.mod"} {
+	for _, f := range []string{"README.md", "bases/go1.27.3/patches/0001-a.patch", "bases/go1.23.12/patches/0001-a.patch", "bench/chan_test.go", "bench/README.md", "bench/RESULTS.md", "bench/report/README.md", "tools/go.mod"} {
 		write(f, "v1\n")
 	}
 	git("init", "-q")
@@ -49,7 +49,7 @@ func TestReadProvenance(t *testing.T) {
 	write("README.md", "v2\n")
 	write("bases/go1.23.12/patches/0001-a.patch", "v2\n")
 	write("bench/README.md", "v2\n")
-	write("bench/HISTORY.md", "v2\n")
+	write("bench/RESULTS.md", "v2\n")
 	write("bench/report/README.md", "v2\n")
 	write("bench/results/x/run.json", "{}\n")
 	if p := readProvenance(root, "go1.27.3", false); !p.Clean() || p.Base != "go1.27.3" {
