@@ -139,9 +139,9 @@ func PoolCurrency(root, base string) (line string, current bool, err error) {
 }
 
 // poolCurrency is PoolCurrency, with head the tree's commit ("" if
-// unknown), now the session (boot and UTC day) a run made now would
-// count as ("" if unknown), and changed to compare the commits of kept runs with each
-// other and with head.
+// unknown), now the session (boot and UTC day) a run made now would count
+// as ("" if unknown), and changed to compare the commits of kept runs
+// with each other and with head.
 func poolCurrency(root, base, head, now string, changed changedFunc) (line string, current bool, err error) {
 	tree, err := treeMutexCode(root, base)
 	if err != nil {

@@ -22,24 +22,20 @@ const boundHeading = "## The bound"
 // ">") in the section boundHeading of doc, their markers dropped and
 // their whitespace folded.
 func boundQuotes(doc string) ([]string, error) {
-	_, after, ok := strings.Cut(doc, "\n"+boundHeading+"\n")
+	_, section, ok := strings.Cut(doc, "\n"+boundHeading+"\n")
 	if !ok {
 		return nil, fmt.Errorf("it has no heading %q", boundHeading)
 	}
+	section, _, _ = strings.Cut(section, "\n## ")
 	var quotes, quote []string
-	for _, line := range strings.Split(after, "\n") {
-		if strings.HasPrefix(line, "## ") {
-			break
-		}
+	// The empty line appended ends a quote that ends the section.
+	for _, line := range append(strings.Split(section, "\n"), "") {
 		if text, ok := strings.CutPrefix(line, ">"); ok {
 			quote = append(quote, text)
 		} else if len(quote) > 0 {
 			quotes = append(quotes, fold(strings.Join(quote, " ")))
 			quote = nil
 		}
-	}
-	if len(quote) > 0 {
-		quotes = append(quotes, fold(strings.Join(quote, " ")))
 	}
 	if len(quotes) == 0 {
 		return nil, fmt.Errorf("its section %q quotes nothing (a block quote of the header's bound, lines starting with >)", boundHeading)
@@ -74,19 +70,10 @@ func checkBoundQuote(docName, doc, goName, spinbit string) error {
 	comments := commentText(spinbit)
 	for _, q := range quotes {
 		if !strings.Contains(comments, q) {
-			return fmt.Errorf("%s quotes (under %q) %q, which the comments of %s do not state word for word: quote the header's paragraph as it is now, and update what %s says the checks show if the bound changed", docName, boundHeading, firstWords(q, 8), goName, docName)
+			return fmt.Errorf("%s quotes (under %q) %q, which the comments of %s do not state word for word: quote the header's paragraph as it is now, and update what %s says the checks show if the bound changed", docName, boundHeading, shorten(q, 60), goName, docName)
 		}
 	}
 	return nil
-}
-
-// firstWords returns the first n words of s, with "..." if it has more.
-func firstWords(s string, n int) string {
-	w := strings.Fields(s)
-	if len(w) <= n {
-		return s
-	}
-	return strings.Join(w[:n], " ") + " ..."
 }
 
 // checkBoundQuoteFiles runs checkBoundQuote on the README beside model and
