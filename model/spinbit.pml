@@ -83,7 +83,9 @@
  * BINSEMA, a semaphore that keeps one wakeup instead of a count; CRASH, a
  * signal handler on M 1 that takes l once on the crash path, at any
  * moment of M 1's life but while M 1 holds l, with M 1 frozen until it
- * returns; LIVEF, the ghost of lost races that "livef" reads. Each
+ * returns; LIVEF, the ghost of lost races that "livef" reads; GIFTANY, a
+ * wake that may keep mutexSpinning from the M it wakes, so that a check
+ * covers every rule of when to give it. Each
  * -DMUTANT_... changes one marked spot.
  */
 
@@ -372,6 +374,13 @@ inline wakeNext() {
 	fi;
 	nv = mutexPartialM(headM) | (v & flagBits & ~mutexStackLocked);
 	gift = (wakem != 0 && (v & mutexSpinning) == 0);
+#ifdef GIFTANY
+	/* Any rule of when a wake gives the role: this one may keep it. */
+	if
+	:: gift -> gift = false
+	:: true -> skip
+	fi;
+#endif
 	if
 	:: gift -> nv = nv | mutexSpinning
 	:: else -> skip

@@ -135,6 +135,11 @@ func Suite(on ...string) []Check {
 		{Name: "base/heirlive-2", Defines: []string{"NM=2", "FOREVER"}, Mode: Liveness, Claim: "heirlive", Depth: deep, About: "2 Ms locking for ever: every heir enters, under weak fairness"},
 		{Name: "base/livef-2", Defines: []string{"NM=2", "FOREVER", "LIVEF"}, Mode: Liveness, Claim: "livef", Depth: deep, About: "2 Ms locking for ever: every lock2 returns if the Ms lose finitely many races"},
 		{Name: "base/livef-2-name", Defines: []string{"NM=2", "FOREVER", "LIVEF", "PASS=1", "LOOKS=2"}, Mode: Liveness, Claim: "livef", Depth: deep, About: "the same, claims passed on"},
+		{Name: "base/safety-2-giftany", Defines: []string{"NM=2", "ROUNDS=3", "GIFTANY"}, Depth: shallow, About: "2 Ms, 3 acquisitions each, a wake that may keep the spinner's role: every rule of when to give it"},
+		{Name: "base/safety-3-giftany", Defines: []string{"NM=3", "ROUNDS=1", "GIFTANY"}, Depth: shallow, About: "3 Ms, 1 acquisition each, the same"},
+		{Name: "base/forever-2-giftany", Defines: []string{"NM=2", "FOREVER", "GIFTANY"}, Depth: deep, About: "2 Ms locking for ever, the same"},
+		{Name: "base/live-2-giftany", Defines: []string{"NM=2", "FOREVER", "GIFTANY"}, Mode: Liveness, Claim: "live", Depth: deep, About: "2 Ms locking for ever, the same: every lock2 returns, under weak fairness"},
+		{Name: "base/livef-2-giftany", Defines: []string{"NM=2", "FOREVER", "LIVEF", "GIFTANY"}, Mode: Liveness, Claim: "livef", Depth: deep, About: "the same: every lock2 returns if the Ms lose finitely many races"},
 		{Name: "base/live-3", Defines: []string{"NM=3", "FOREVER"}, Mode: Liveness, Claim: "live", Depth: deep, Want: cycle, About: "not bounded, as lock_spinbit.go states: with 3 Ms locking for ever, an M can wait for ever behind claims that end unnamed"},
 	}
 	long := []Check{
