@@ -76,9 +76,9 @@ func checkBoundQuote(docName, doc, goName, spinbit string) error {
 	return nil
 }
 
-// checkBoundQuoteFiles runs checkBoundQuote on the README beside model and
-// on docs, against the lock_spinbit.go among goFiles.
-func checkBoundQuoteFiles(model string, docs, goFiles []string) error {
+// checkBoundQuoteFiles runs checkBoundQuote on each of docs, against the
+// lock_spinbit.go among goFiles.
+func checkBoundQuoteFiles(docs, goFiles []string) error {
 	var spinbit, goName string
 	for _, f := range goFiles {
 		if filepath.Base(f) == "lock_spinbit.go" {
@@ -90,11 +90,10 @@ func checkBoundQuoteFiles(model string, docs, goFiles []string) error {
 			break
 		}
 	}
-	readmeName := filepath.Join(filepath.Dir(model), "README.md")
 	if goName == "" {
-		return fmt.Errorf("none of %s is lock_spinbit.go, whose bound %s quotes", strings.Join(goFiles, ", "), readmeName)
+		return fmt.Errorf("none of %s is lock_spinbit.go, whose bound %s quote", strings.Join(goFiles, ", "), strings.Join(docs, " and "))
 	}
-	for _, name := range append([]string{readmeName}, docs...) {
+	for _, name := range docs {
 		doc, err := os.ReadFile(name)
 		if err != nil {
 			return err

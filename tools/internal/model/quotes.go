@@ -168,12 +168,12 @@ func checkQuotes(model string, goFiles map[string][]byte) ([]string, error) {
 	return on, nil
 }
 
-// checkModelQuotes checks the quotes of the bound in the README and
-// opts.BoundDocs (checkBoundQuoteFiles) and the quotes of each model in
+// checkModelQuotes checks the quotes of the bound in opts.BoundDocs
+// (checkBoundQuoteFiles) and the quotes of each model in
 // opts.Dir, the mutex's and the M semaphore's, against the Go files, read
 // once, and returns the features the Go code has.
 func checkModelQuotes(opts Options) ([]string, error) {
-	if err := checkBoundQuoteFiles(filepath.Join(opts.Dir, MutexModel), opts.BoundDocs, opts.GoFiles); err != nil {
+	if err := checkBoundQuoteFiles(opts.BoundDocs, opts.GoFiles); err != nil {
 		return nil, err
 	}
 	srcs, err := readGoFiles(opts.GoFiles)

@@ -19,8 +19,8 @@ type Options struct {
 	Dir string
 	// GoFiles are the Go files whose statements the models quote.
 	GoFiles []string
-	// BoundDocs are documents besides model/README.md that quote the
-	// header's bound under the heading "## The bound" (doc/design.md).
+	// BoundDocs are the documents that quote the header's bound under
+	// the heading "## The bound" (model/README.md, doc/design.md).
 	BoundDocs []string
 	// Out receives one line per check; Err the progress of installs.
 	Out, Err io.Writer
@@ -41,7 +41,7 @@ func DefaultOptions(root, goroot string) (Options, error) {
 	}
 	return Options{
 		Dir:       filepath.Join(root, "model"),
-		BoundDocs: []string{filepath.Join(root, "doc", "design.md")},
+		BoundDocs: []string{filepath.Join(root, "model", "README.md"), filepath.Join(root, "doc", "design.md")},
 		GoFiles: []string{
 			filepath.Join(rt, "lock_spinbit.go"),
 			sema,
