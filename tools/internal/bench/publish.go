@@ -93,6 +93,13 @@ func Publish(root, from string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "published run %s (commit %s, %s) to %s: %d tables, %d plots\n",
 		rec.Name, rec.Provenance.Commit, rec.Start.Format("2006-01-02"), reportDirFor(rec), len(rec.Tables), len(rec.Plots))
+	if len(rec.Pooled) > 0 {
+		// The single run published beside the pool says on its page
+		// whether a pool of its mutex stands for it: say it again.
+		if err := renoteSingleRun(root, filepath.Dir(dst)); err != nil {
+			return err
+		}
+	}
 	// RESULTS.md condenses every pool published for the base on this
 	// host, from that of bench/'s suite on: write it again when any of
 	// them changes.
@@ -153,6 +160,29 @@ func pooledSameMutex(root, dir string, rec Record) bool {
 	a, errA := publishedMutexCode(root, pool)
 	b, errB := publishedMutexCode(root, rec)
 	return errA == nil && errB == nil && a.SHA256 == b.SHA256
+}
+
+// renoteSingleRun rewrites the note on the page of the single run
+// published in dir, if there is one, for the pool now in dir/pooled/.
+func renoteSingleRun(root, dir string) error {
+	rec, err := ReadRecord(dir)
+	if err != nil || len(rec.Pooled) > 0 {
+		return nil // no single run here
+	}
+	file := filepath.Join(dir, reportIndex)
+	page, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	title, rest, _ := strings.Cut(string(page), "\n\n")
+	if !strings.HasPrefix(rest, "> One run.") {
+		return fmt.Errorf("%s has no single-run note under its title to rewrite; publish its run again with ./bench.bash -publish", file)
+	}
+	_, rest, _ = strings.Cut(rest, "\n\n")
+	note := singleRunNote(rec.Suite, dir, filepath.Join(root, "bench"), pooledSameMutex(root, dir, rec))
+	return os.WriteFile(file, []byte(withSingleRunNote(title+"\n\n"+rest, note)), 0o666)
 }
 
 // withSingleRunNote puts note under the page's title.

@@ -139,14 +139,16 @@ func TestReadRecordErrors(t *testing.T) {
 // TestPublishRuntime checks that a -runtime run goes to its own folder,
 // needs only the toolchains whose runtime has the benchmarks, and leaves
 // the bench/ report alone.
+// runtimeRunRecord makes a finished run's record one of a -runtime run.
+func runtimeRunRecord(r *Record) {
+	r.Suite, r.Bench = "runtime", runtimeBench
+	r.Toolchains = []RecordToolchain{{Name: "spinbit"}, {Name: "nospinbit"}}
+}
+
 func TestPublishRuntime(t *testing.T) {
 	root := t.TempDir()
-	runtimeRun := func(r *Record) {
-		r.Suite, r.Bench = "runtime", runtimeBench
-		r.Toolchains = []RecordToolchain{{Name: "spinbit"}, {Name: "nospinbit"}}
-	}
 	run := filepath.Join(root, "run")
-	finishedRun(t, run, runtimeRun, "RuntimeMutexHandoff")
+	finishedRun(t, run, runtimeRunRecord, "RuntimeMutexHandoff")
 	if err := Publish(root, run, io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -185,10 +187,10 @@ func TestPublishRuntime(t *testing.T) {
 		mutate func(*Record)
 		want   string
 	}{
-		{"off only", func(r *Record) { runtimeRun(r); r.Toolchains = r.Toolchains[1:] }, "left out toolchains spinbit"},
-		{"one benchmark", func(r *Record) { runtimeRun(r); r.Bench = "RuntimeMutexHandoff" }, `matching "RuntimeMutexHandoff"; a published run or pool needs a -runtime run of the series' own benchmarks (no -bench) or of upstream's`},
+		{"off only", func(r *Record) { runtimeRunRecord(r); r.Toolchains = r.Toolchains[1:] }, "left out toolchains spinbit"},
+		{"one benchmark", func(r *Record) { runtimeRunRecord(r); r.Bench = "RuntimeMutexHandoff" }, `matching "RuntimeMutexHandoff"; a published run or pool needs a -runtime run of the series' own benchmarks (no -bench) or of upstream's`},
 		{"upstream's without go1.27", func(r *Record) {
-			runtimeRun(r)
+			runtimeRunRecord(r)
 			r.Bench = upstreamRuntimeBench
 			r.Toolchains = append(r.Toolchains, RecordToolchain{Name: "go1.24"})
 		}, "left out toolchains go1.27"},
@@ -266,6 +268,38 @@ func TestSingleRunNote(t *testing.T) {
 	if note := singleRunNote("", dir, bench, false); strings.Contains(note, "the repository's results") || strings.Contains(note, "RESULTS.md") ||
 		!strings.Contains(note, "none of this run's mutex\n> is published yet: [pooled/](pooled/README.md) measured another") {
 		t.Errorf("note with a pool of another mutex = %q", note)
+	}
+}
+
+// Publishing a pool rewrites the note of the single run beside it, which
+// was written when there was no pool, or another.
+func TestPublishPoolRenotesSingleRun(t *testing.T) {
+	root := t.TempDir()
+	single := filepath.Join(root, "run1")
+	finishedRun(t, single, runtimeRunRecord, "RuntimeMutexHandoff")
+	if err := Publish(root, single, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(root, filepath.FromSlash(ReportDirOf("go1.27.3", "runtime")))
+	page := func() string {
+		data, err := os.ReadFile(filepath.Join(report, reportIndex))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	if !strings.Contains(page(), "none is in pooled/ yet") {
+		t.Fatalf("the single run's page before a pool:\n%s", page())
+	}
+	pool := filepath.Join(root, "pooled-1")
+	finishedRun(t, pool, func(r *Record) { runtimeRunRecord(r); r.Pooled = threeRuns() }, "RuntimeMutexHandoff")
+	if err := Publish(root, pool, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	got := page()
+	if strings.Contains(got, "none is in pooled/ yet") || !strings.Contains(got, "](pooled/README.md)") ||
+		strings.Count(got, "> One run.") != 1 || !strings.Contains(got, "- the fork's base: go1.27.3\n") {
+		t.Errorf("the single run's page after a pool:\n%s", got)
 	}
 }
 
