@@ -124,7 +124,8 @@ func publishedPoolFor(root, base string) (string, error) {
 // PoolCurrency says whether the published pool that stands for base
 // measured the tree's mutex: one line, which starts with "WARNING:" when
 // it did not, or when there is no such pool, naming the pool, the base,
-// the commands that make a new one and the runs kept for it so far. err
+// the commands that make a new one and the runs kept for it so far; for
+// a current pool, the line counts the runs kept for a second pool. err
 // is for a tree it cannot read.
 func PoolCurrency(root, base string) (line string, current bool, err error) {
 	r := fork.Repo{Root: root}
@@ -153,9 +154,39 @@ func poolCurrency(root, base, head, now string, changed changedFunc) (line strin
 	}
 	current = !strings.HasPrefix(line, "WARNING")
 	if !current {
-		line += "; " + keptProgress(root, base, head, now, tree, changed)
+		line += "; " + keptProgress(root, base, head, now, tree, changed, nil)
+		return line, current, nil
 	}
-	return line, current, nil
+	dir, err := publishedPoolFor(root, base)
+	if err != nil {
+		return "", false, err
+	}
+	pool, err := ReadRecord(filepath.Join(root, filepath.FromSlash(dir)))
+	if err != nil {
+		return "", false, err
+	}
+	return line + "; " + secondPoolProgress(root, base, head, now, tree, changed, pool), current, nil
+}
+
+// secondPoolProgress is keptProgress for a second pool of the published
+// pool, which -confirm takes only of other runs made on other days: it
+// leaves out the kept runs the pool joined and those started on one of
+// its runs' days, and says when a run made now would start on such a day.
+func secondPoolProgress(root, base, head, now string, tree MutexCode, changed changedFunc, pool Record) string {
+	days, names := map[string]bool{}, map[string]bool{}
+	for _, r := range pool.Pooled {
+		days[r.day()] = true
+		names[r.Name] = true
+	}
+	other := func(rec Record) bool {
+		return !names[rec.Name] && !days[PooledRun{Start: rec.Start}.day()]
+	}
+	text := "for a second pool, to check it with ./bench.bash -confirm (runs it did not join, made on days none of its runs was), " + keptProgress(root, base, head, now, tree, changed, other)
+	// A session's name ends with its UTC day.
+	if len(now) >= len("2006-01-02") && days[now[len(now)-len("2006-01-02"):]] {
+		text += fmt.Sprintf("; a run made now (%s) cannot join it: the published pool has a run of that day", now)
+	}
+	return text
 }
 
 // poolCurrencyLine is PoolCurrency's line without the kept runs.
@@ -189,7 +220,7 @@ func poolCurrencyLine(root, base string, tree MutexCode) (string, error) {
 // says so: a run made now does not pool with it. A group that lacks
 // boots or days and already has a run of now's (the session a run made
 // now would count as) says that such a run adds none.
-func keptProgress(root, base, head, now string, tree MutexCode, changed changedFunc) string {
+func keptProgress(root, base, head, now string, tree MutexCode, changed changedFunc, counts func(Record) bool) string {
 	type group struct {
 		runs     []Record
 		sessions []string
@@ -198,7 +229,7 @@ func keptProgress(root, base, head, now string, tree MutexCode, changed changedF
 	files, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(KeptDir(base)), "*", recordFile))
 	for _, f := range files {
 		rec, err := ReadRecord(filepath.Dir(f))
-		if err != nil || rec.Suite != "" {
+		if err != nil || rec.Suite != "" || (counts != nil && !counts(rec)) {
 			continue
 		}
 		if m, err := publishedMutexCode(root, rec); err != nil || m.SHA256 != tree.SHA256 {

@@ -115,8 +115,7 @@ func TestPoolCurrency(t *testing.T) {
 }
 
 // In this repository, a base with no published pool of its own gets a
-// warning that names the pool standing for it (today: the go1.27.3
-// series' pool for base go1.27.4).
+// warning that names the pool standing for it.
 func TestPoolCurrencyOfThisRepository(t *testing.T) {
 	root := filepath.Join("..", "..", "..")
 	bases, err := fork.Bases(root, nil)
@@ -275,5 +274,43 @@ func TestPoolCurrencyCountsKeptRuns(t *testing.T) {
 		if strings.Contains(line, "measured other code than the tree's") {
 			t.Errorf("with the tree at %q and no code changes: PoolCurrency = %q; want no group said to be of other code", head, line)
 		}
+	}
+}
+
+// With a current pool, the line counts the kept runs for a second pool:
+// not the pool's own runs, nor runs made on one of their days, and it
+// says when a run made now falls on such a day.
+func TestPoolCurrencySecondPool(t *testing.T) {
+	s := fork.Series{"0001-runtime-mutex.patch": patchOf("mutex", "src/runtime/lock_spinbit.go")}
+	tree := mutexCodeOf("go1.27.4", s)
+	root := stalePoolRoot(t, "go1.27.4", s, "go1.27.4", &tree)
+	keep := func(name string, start time.Time) {
+		rec := poolRecord(name, "aaa", 10, start)
+		rec.Provenance.Base, rec.Provenance.Mutex, rec.Boot = "go1.27.4", &tree, "boot-"+name
+		dir := filepath.Join(root, filepath.FromSlash(KeptDir("go1.27.4")), name)
+		os.MkdirAll(dir, 0o777)
+		if err := writeRecord(dir, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pool := threeRuns()
+	keep(pool[0].Name, pool[0].Start)             // joined by the pool
+	keep("sameday", pool[1].Start.Add(time.Hour)) // made on a day of the pool's
+	line, current, err := poolCurrency(root, "go1.27.4", "", "", noCodeChanges)
+	if err != nil || !current {
+		t.Fatalf("PoolCurrency: current %v, err %v", current, err)
+	}
+	if want := "; for a second pool, to check it with ./bench.bash -confirm (runs it did not join, made on days none of its runs was), no run of this mutex is kept in bench/report/go1.27.4/runs"; !strings.HasSuffix(line, want) {
+		t.Errorf("with only the pool's run and one of its days kept: %q\nwant it to end %q", line, want)
+	}
+	later := pool[2].Start.Add(48 * time.Hour)
+	keep("later", later)
+	line, _, _ = poolCurrency(root, "go1.27.4", "", PooledRun{Start: pool[2].Start, Boot: "b"}.session(), noCodeChanges)
+	if want := "runs of this mutex: on Some CPU, 2 logical CPUs, 1 run (later) on 1 of the 3 boots or days a pool needs; a run made now (boot b on 2026-11-26) cannot join it: the published pool has a run of that day"; !strings.HasSuffix(line, want) {
+		t.Errorf("with a run of a later day kept, now on a pool's day: %q\nwant it to end %q", line, want)
+	}
+	line, _, _ = poolCurrency(root, "go1.27.4", "", PooledRun{Start: later.Add(24 * time.Hour), Boot: "b"}.session(), noCodeChanges)
+	if strings.Contains(line, "cannot join") {
+		t.Errorf("now on another day: %q; want no word of a run that cannot join", line)
 	}
 }
