@@ -148,24 +148,15 @@ func poolCurrency(root, base, head, now string, changed changedFunc) (line strin
 	if err != nil {
 		return "", false, err
 	}
-	line, err = poolCurrencyLine(root, base, tree)
+	line, pool, err := poolCurrencyLine(root, base, tree)
 	if err != nil {
 		return "", false, err
 	}
 	current = !strings.HasPrefix(line, "WARNING")
 	if !current {
-		line += "; " + keptProgress(root, base, head, now, tree, changed, nil)
-		return line, current, nil
+		return line + "; " + keptProgress(root, base, head, now, tree, changed, nil), false, nil
 	}
-	dir, err := publishedPoolFor(root, base)
-	if err != nil {
-		return "", false, err
-	}
-	pool, err := ReadRecord(filepath.Join(root, filepath.FromSlash(dir)))
-	if err != nil {
-		return "", false, err
-	}
-	return line + "; " + secondPoolProgress(root, base, head, now, tree, changed, pool), current, nil
+	return line + "; " + secondPoolProgress(root, base, head, now, tree, changed, pool), true, nil
 }
 
 // secondPoolProgress is keptProgress for a second pool of the published
@@ -182,31 +173,34 @@ func secondPoolProgress(root, base, head, now string, tree MutexCode, changed ch
 		return !names[rec.Name] && !days[PooledRun{Start: rec.Start}.day()]
 	}
 	text := "for a second pool, to check it with ./bench.bash -confirm (runs it did not join, made on days none of its runs was), " + keptProgress(root, base, head, now, tree, changed, other)
-	// A session's name ends with its UTC day.
-	if len(now) >= len("2006-01-02") && days[now[len(now)-len("2006-01-02"):]] {
-		text += fmt.Sprintf("; a run made now (%s) cannot join it: the published pool has a run of that day", now)
+	// A session's name ends with its UTC day (PooledRun.session).
+	for day := range days {
+		if strings.HasSuffix(now, day) {
+			return text + fmt.Sprintf("; a run made now (%s) cannot join it: the published pool has a run of that day", now)
+		}
 	}
 	return text
 }
 
-// poolCurrencyLine is PoolCurrency's line without the kept runs.
-func poolCurrencyLine(root, base string, tree MutexCode) (string, error) {
+// poolCurrencyLine is PoolCurrency's line without the kept runs, and the
+// record of the published pool it judged (empty if it has none).
+func poolCurrencyLine(root, base string, tree MutexCode) (string, Record, error) {
 	dir, err := publishedPoolFor(root, base)
 	if err != nil {
-		return "", err
+		return "", Record{}, err
 	}
 	if dir == "" {
-		return poolNews(base, "", nil, tree, nil), nil
+		return poolNews(base, "", nil, tree, nil), Record{}, nil
 	}
 	rec, err := ReadRecord(filepath.Join(root, filepath.FromSlash(dir)))
 	if err != nil {
-		return poolNews(base, dir, nil, tree, err), nil
+		return poolNews(base, dir, nil, tree, err), Record{}, nil
 	}
 	pub, err := publishedMutexCode(root, rec)
 	if err != nil {
-		return poolNews(base, dir, nil, tree, err), nil
+		return poolNews(base, dir, nil, tree, err), rec, nil
 	}
-	return poolNews(base, dir, &pub, tree, nil), nil
+	return poolNews(base, dir, &pub, tree, nil), rec, nil
 }
 
 // keptProgress says which full runs of bench/ kept for base (KeptDir)

@@ -182,7 +182,7 @@ func renoteSingleRun(root, dir string) error {
 	}
 	_, rest, _ = strings.Cut(rest, "\n\n")
 	note := singleRunNote(rec.Suite, dir, filepath.Join(root, "bench"), pooledSameMutex(root, dir, rec))
-	return os.WriteFile(file, []byte(withSingleRunNote(title+"\n\n"+rest, note)), 0o666)
+	return os.WriteFile(file, []byte(title+"\n\n"+note+rest), 0o666)
 }
 
 // withSingleRunNote puts note under the page's title.

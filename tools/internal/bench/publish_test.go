@@ -136,15 +136,15 @@ func TestReadRecordErrors(t *testing.T) {
 	}
 }
 
-// TestPublishRuntime checks that a -runtime run goes to its own folder,
-// needs only the toolchains whose runtime has the benchmarks, and leaves
-// the bench/ report alone.
 // runtimeRunRecord makes a finished run's record one of a -runtime run.
 func runtimeRunRecord(r *Record) {
 	r.Suite, r.Bench = "runtime", runtimeBench
 	r.Toolchains = []RecordToolchain{{Name: "spinbit"}, {Name: "nospinbit"}}
 }
 
+// TestPublishRuntime checks that a -runtime run goes to its own folder,
+// needs only the toolchains whose runtime has the benchmarks, and leaves
+// the bench/ report alone.
 func TestPublishRuntime(t *testing.T) {
 	root := t.TempDir()
 	run := filepath.Join(root, "run")
