@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go-spinbit.dev/tools/internal/fork"
@@ -45,7 +46,8 @@ type secondRow struct {
 // finds significant in one of the first pool's comparisons of the fork
 // must change the same way, up or down, in the second pool's, significant
 // there or not. The second pool must itself be one -publish would take,
-// of the same code (as -pool judges it), mutex, host and settings, and
+// of the same code (as -pool judges it), mutex and settings, on as many
+// logical CPUs (its processor may be another), and
 // none of its runs may have started on a day on which one of the first
 // pool's did. Confirm writes secondPoolFile beside the published pool,
 // and RESULTS.md again if the pools are bench/'s or the runtime's own
@@ -97,8 +99,8 @@ func confirm(root, dir string, stdout io.Writer, changed changedFunc) error {
 }
 
 // secondPoolFits says why second cannot confirm the published pool
-// first: other code, another mutex, host or settings, a run of first's,
-// or a run made on a day on which one of first's was.
+// first: other code, another mutex, count of logical CPUs or settings, a
+// run of first's, or a run made on a day on which one of first's was.
 func secondPoolFits(root string, first, second Record, changed changedFunc) error {
 	if len(first.Pooled) == 0 {
 		return fmt.Errorf("%s is a single run, not a published pool: publish a pool with ./bench.bash -publish first", first.Name)
@@ -113,7 +115,17 @@ func secondPoolFits(root string, first, second Record, changed changedFunc) erro
 	case a.SHA256 != b.SHA256:
 		return fmt.Errorf("%s measured another mutex (SHA-256 %.12s) than the published pool %s (%.12s): a second pool must measure the same code", second.Name, b.SHA256, first.Name, a.SHA256)
 	}
-	if what, a, b := settingsDiffer(first, second); what != "" {
+	if n, ok := logicalCPUs(first.Host); !ok {
+		return fmt.Errorf("the published pool %s names no count of logical CPUs in its host %q: publish it again with ./bench.bash -publish", first.Name, first.Host)
+	} else if m, ok := logicalCPUs(second.Host); !ok || m != n {
+		return fmt.Errorf("the published pool %s ran on %d logical CPUs (%s) and %s on another count (%s): a second pool must run on as many CPUs, which decide what each GOMAXPROCS means", first.Name, n, first.Host, second.Name, second.Host)
+	}
+	// The processor may differ: a second pool on another one that
+	// agrees in sign shows more than one on the same processor, and a
+	// row that holds on one processor only leaves the README.
+	sameHost := second
+	sameHost.Host = first.Host
+	if what, a, b := settingsDiffer(first, sameHost); what != "" {
 		return fmt.Errorf("the published pool %s and %s differ in %s (%v against %v): a second pool must be made with the same settings", first.Name, second.Name, what, a, b)
 	}
 	files, err := codeChanges(first, second, changed)
@@ -239,9 +251,14 @@ func secondCounts(rows []secondRow) (agree int, others string) {
 func secondPoolMarkdown(first, second Record, rows []secondRow) string {
 	var b strings.Builder
 	b.WriteString(secondPoolTitle + "\n\n")
-	b.WriteString("Written by `./bench.bash -confirm`; do not edit. Each row that benchstat\nfinds significant in the published pool is looked up in a second pool of\nthe same code and settings whose runs were made on other days: it agrees\nif it changed the same way there, significant or not. A row that does\nnot agree (it changed the other way, did not change, or is missing) is\nnot a result, and README.md quotes none.\n\n")
+	b.WriteString("Written by `./bench.bash -confirm`; do not edit. Each row that benchstat\nfinds significant in the published pool is looked up in a second pool of\nthe same code and settings whose runs were made on other days, on as\nmany logical CPUs: it agrees if it changed the same way there,\nsignificant or not. A row that does not agree (it changed the other\nway, did not change, or is missing) is not a result, and README.md\nquotes none.\n\n")
 	fmt.Fprintf(&b, "- published pool: %s, %d runs, %s: %s\n", first.Name, len(first.Pooled), poolSpan(first.Pooled), pooledRuns(first))
 	fmt.Fprintf(&b, "- second pool: %s, %d runs, %s: %s\n", second.Name, len(second.Pooled), poolSpan(second.Pooled), pooledRuns(second))
+	if second.Host == first.Host {
+		fmt.Fprintf(&b, "- host of both: %s\n", first.Host)
+	} else {
+		fmt.Fprintf(&b, "- hosts: %s (published pool), %s (second pool)\n", first.Host, second.Host)
+	}
 	var dirs []string
 	for _, p := range second.Pooled {
 		dirs = append(dirs, p.Dir)
@@ -339,4 +356,19 @@ func secondNote(verdicts map[spreadKeyOf]string, c Comparison, r benchRow, unit 
 	default:
 		return " (second pool: " + v + ")"
 	}
+}
+
+// logicalCPUs reads the count of logical CPUs at the end of a record's
+// host, as hostCPU writes it ("AMD EPYC, 2 logical CPUs").
+func logicalCPUs(host string) (int, bool) {
+	i := strings.LastIndex(host, ", ")
+	if i < 0 {
+		return 0, false
+	}
+	count, ok := strings.CutSuffix(host[i+2:], " logical CPUs")
+	n, err := strconv.Atoi(count)
+	if !ok || err != nil || n <= 0 {
+		return 0, false
+	}
+	return n, true
 }

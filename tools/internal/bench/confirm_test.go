@@ -118,6 +118,7 @@ func TestConfirm(t *testing.T) {
 		"| spinbit vs go1.27 | B/op | HTTP-2 | +3.64% | ~ (5.000Ki → 5.240Ki) | 0.200 | agrees |",
 		"| spinbit vs go1.27 | B/op | HTTP-8 | +3.64% | ~ (5.000Ki → 5.000Ki) | 0.900 | unchanged |",
 		"- 15 significant rows: 6 agree; 3 disagree, 3 unchanged, 0 unreadable, 3 missing",
+		"- host of both: Some CPU, 2 logical CPUs\n",
 		"./bench.bash -pool bench/report/go1.27.4/runs/pooled-2-run1,bench/report/go1.27.4/runs/pooled-2-run2,bench/report/go1.27.4/runs/pooled-2-run3 -out DIR",
 	} {
 		if !strings.Contains(string(page), want) {
@@ -208,6 +209,26 @@ func TestSecondPoolPageOfAnotherPool(t *testing.T) {
 	}
 }
 
+// A second pool may run on another processor with as many logical CPUs,
+// and its page names both.
+func TestConfirmOtherProcessor(t *testing.T) {
+	root := t.TempDir()
+	published := filepath.Join(root, filepath.FromSlash(BaseReportDir("go1.27.4")), "pooled")
+	confirmPool(t, published, "pooled-1", [3]int{24, 25, 26}, confirmFirstTable, false, nil)
+	second := filepath.Join(root, "bench", "results", "pooled-2")
+	confirmPool(t, second, "pooled-2", [3]int{27, 28, 29}, confirmSecondTable, false, func(r *Record) { r.Host = "Other CPU, 2 logical CPUs" })
+	if err := confirm(root, second, &strings.Builder{}, noCodeChanges); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(published, secondPoolFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "- hosts: Some CPU, 2 logical CPUs (published pool), Other CPU, 2 logical CPUs (second pool)\n"; !strings.Contains(string(page), want) {
+		t.Errorf("%s lacks %q:\n%s", secondPoolFile, want, page)
+	}
+}
+
 // Confirm takes only a pool that -publish would take, of the published
 // pool's mutex and settings, made on other days.
 func TestConfirmRefuses(t *testing.T) {
@@ -222,7 +243,8 @@ func TestConfirmRefuses(t *testing.T) {
 		{"one day", [3]int{27, 27, 27}, nil, false, "cannot confirm a pool: its 3 runs were made on only 1 boots or days"},
 		{"a day of the first pool", [3]int{26, 27, 28}, nil, false, "started on 2026-11-26, a day on which a run of the published pool pooled-1 did"},
 		{"another mutex", [3]int{27, 28, 29}, func(r *Record) { r.Provenance.Mutex = &MutexCode{SHA256: "beef"} }, false, "measured another mutex"},
-		{"another host", [3]int{27, 28, 29}, func(r *Record) { r.Host = "Other CPU" }, false, "differ in host"},
+		{"more CPUs", [3]int{27, 28, 29}, func(r *Record) { r.Host = "Some CPU, 4 logical CPUs" }, false, "ran on 2 logical CPUs (Some CPU, 2 logical CPUs) and pooled-2 on another count"},
+		{"no count of CPUs", [3]int{27, 28, 29}, func(r *Record) { r.Host = "Other CPU" }, false, "and pooled-2 on another count (Other CPU)"},
 		{"another benchtime", [3]int{27, 28, 29}, func(r *Record) { r.Benchtime = "1s" }, false, "differ in -benchtime"},
 		{"nothing published", [3]int{27, 28, 29}, nil, true, "no pool is published in bench/report/go1.27.4/pooled"},
 		{"incomplete", [3]int{27, 28, 29}, func(r *Record) { r.Incomplete = "stopped" }, false, "it is incomplete"},

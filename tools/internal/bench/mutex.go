@@ -160,19 +160,22 @@ func poolCurrency(root, base, head, now string, changed changedFunc) (line strin
 }
 
 // secondPoolProgress is keptProgress for a second pool of the published
-// pool, which -confirm takes only of other runs made on other days: it
-// leaves out the kept runs the pool joined and those started on one of
-// its runs' days, and says when a run made now would start on such a day.
+// pool, which -confirm takes only of other runs made on other days, on as
+// many logical CPUs: it leaves out the kept runs the pool joined, those
+// started on one of its runs' days and those of another count of CPUs,
+// and says when a run made now would start on such a day.
 func secondPoolProgress(root, base, head, now string, tree MutexCode, changed changedFunc, pool Record) string {
 	days, names := map[string]bool{}, map[string]bool{}
 	for _, r := range pool.Pooled {
 		days[r.day()] = true
 		names[r.Name] = true
 	}
+	cpus, _ := logicalCPUs(pool.Host)
 	other := func(rec Record) bool {
-		return !names[rec.Name] && !days[PooledRun{Start: rec.Start}.day()]
+		n, _ := logicalCPUs(rec.Host)
+		return !names[rec.Name] && !days[PooledRun{Start: rec.Start}.day()] && n == cpus
 	}
-	text := "for a second pool, to check it with ./bench.bash -confirm (runs it did not join, made on days none of its runs was), " + keptProgress(root, base, head, now, tree, changed, other)
+	text := "for a second pool, to check it with ./bench.bash -confirm (runs it did not join, made on days none of its runs was, on as many logical CPUs), " + keptProgress(root, base, head, now, tree, changed, other)
 	// A session's name ends with its UTC day (PooledRun.session).
 	for day := range days {
 		if strings.HasSuffix(now, day) {

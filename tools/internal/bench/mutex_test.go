@@ -284,9 +284,10 @@ func TestPoolCurrencySecondPool(t *testing.T) {
 	s := fork.Series{"0001-runtime-mutex.patch": patchOf("mutex", "src/runtime/lock_spinbit.go")}
 	tree := mutexCodeOf("go1.27.4", s)
 	root := stalePoolRoot(t, "go1.27.4", s, "go1.27.4", &tree)
+	host := "Some CPU, 2 logical CPUs"
 	keep := func(name string, start time.Time) {
 		rec := poolRecord(name, "aaa", 10, start)
-		rec.Provenance.Base, rec.Provenance.Mutex, rec.Boot = "go1.27.4", &tree, "boot-"+name
+		rec.Provenance.Base, rec.Provenance.Mutex, rec.Boot, rec.Host = "go1.27.4", &tree, "boot-"+name, host
 		dir := filepath.Join(root, filepath.FromSlash(KeptDir("go1.27.4")), name)
 		os.MkdirAll(dir, 0o777)
 		if err := writeRecord(dir, rec); err != nil {
@@ -296,17 +297,20 @@ func TestPoolCurrencySecondPool(t *testing.T) {
 	pool := threeRuns()
 	keep(pool[0].Name, pool[0].Start)             // joined by the pool
 	keep("sameday", pool[1].Start.Add(time.Hour)) // made on a day of the pool's
+	host = "Big CPU, 8 logical CPUs"
+	keep("bigger", pool[2].Start.Add(72*time.Hour)) // on more CPUs
+	host = "Other CPU, 2 logical CPUs"
 	line, current, err := poolCurrency(root, "go1.27.4", "", "", noCodeChanges)
 	if err != nil || !current {
 		t.Fatalf("PoolCurrency: current %v, err %v", current, err)
 	}
-	if want := "; for a second pool, to check it with ./bench.bash -confirm (runs it did not join, made on days none of its runs was), no run of this mutex is kept in bench/report/go1.27.4/runs"; !strings.HasSuffix(line, want) {
+	if want := "; for a second pool, to check it with ./bench.bash -confirm (runs it did not join, made on days none of its runs was, on as many logical CPUs), no run of this mutex is kept in bench/report/go1.27.4/runs"; !strings.HasSuffix(line, want) {
 		t.Errorf("with only the pool's run and one of its days kept: %q\nwant it to end %q", line, want)
 	}
 	later := pool[2].Start.Add(48 * time.Hour)
 	keep("later", later)
 	line, _, _ = poolCurrency(root, "go1.27.4", "", PooledRun{Start: pool[2].Start, Boot: "b"}.session(), noCodeChanges)
-	if want := "runs of this mutex: on Some CPU, 2 logical CPUs, 1 run (later) on 1 of the 3 boots or days a pool needs; a run made now (boot b on 2026-11-26) cannot join it: the published pool has a run of that day"; !strings.HasSuffix(line, want) {
+	if want := "runs of this mutex: on Other CPU, 2 logical CPUs, 1 run (later) on 1 of the 3 boots or days a pool needs; a run made now (boot b on 2026-11-26) cannot join it: the published pool has a run of that day"; !strings.HasSuffix(line, want) {
 		t.Errorf("with a run of a later day kept, now on a pool's day: %q\nwant it to end %q", line, want)
 	}
 	line, _, _ = poolCurrency(root, "go1.27.4", "", PooledRun{Start: later.Add(24 * time.Hour), Boot: "b"}.session(), noCodeChanges)
