@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go-spinbit.dev/tools/internal/fork"
@@ -356,19 +355,4 @@ func secondNote(verdicts map[spreadKeyOf]string, c Comparison, r benchRow, unit 
 	default:
 		return " (second pool: " + v + ")"
 	}
-}
-
-// logicalCPUs reads the count of logical CPUs at the end of a record's
-// host, as hostCPU writes it ("AMD EPYC, 2 logical CPUs").
-func logicalCPUs(host string) (int, bool) {
-	i := strings.LastIndex(host, ", ")
-	if i < 0 {
-		return 0, false
-	}
-	count, ok := strings.CutSuffix(host[i+2:], " logical CPUs")
-	n, err := strconv.Atoi(count)
-	if !ok || err != nil || n <= 0 {
-		return 0, false
-	}
-	return n, true
 }

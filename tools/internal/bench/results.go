@@ -250,11 +250,10 @@ func readPooledReport(dir string) (pooledReport, error) {
 // mutex benchmarks in dir.
 func readUpstreamPool(dir string, rec Record) (*upstreamPool, error) {
 	u := &upstreamPool{Rec: rec}
-	m := hostCPUsRE.FindStringSubmatch(rec.Host)
-	if m == nil {
+	var ok bool
+	if u.CPUs, ok = logicalCPUs(rec.Host); !ok {
 		return nil, fmt.Errorf("the published pool of upstream's runtime benchmarks in %s names no count of CPUs in its host %q, which its targets need: publish it again with ./bench.bash -publish", dir, rec.Host)
 	}
-	u.CPUs, _ = strconv.Atoi(m[1])
 	var err error
 	if u.Spread, err = readSpread(dir); err != nil {
 		return nil, err
@@ -280,6 +279,17 @@ func readUpstreamPool(dir string, rec Record) (*upstreamPool, error) {
 
 // hostCPUsRE finds the logical CPUs in a Record's Host.
 var hostCPUsRE = regexp.MustCompile(`\b([0-9]+) logical CPUs?\b`)
+
+// logicalCPUs reads the count of logical CPUs in a Record's Host, as
+// hostCPU writes it ("AMD EPYC, 2 logical CPUs").
+func logicalCPUs(host string) (int, bool) {
+	m := hostCPUsRE.FindStringSubmatch(host)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
+}
 
 // upstreamPeerNames names the toolchains of resultPeers, as in "go1.24 or go1.27".
 func upstreamPeerNames() string {
